@@ -1,0 +1,43 @@
+"""The auction: reverse first-price sealed bid, lowest bid wins and is paid its own bid."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def check_bid(value: object) -> str | None:
+    """Why ``value`` is not a valid bid, or None if it is (a finite number >= 0, or None to abstain)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"
+    if not math.isfinite(value):
+        return f"a bid must be finite, got {value!r}"
+    if value < 0:
+        return f"a bid must be >= 0, got {value!r}"
+    return None
+
+
+def lowest_bidders(bids: Sequence[float | None]) -> list[int]:
+    """The agents whose bid is the lowest (several on a tie, none if everybody abstained)."""
+    offered = [b for b in bids if b is not None]
+    if not offered:
+        return []
+    low = min(offered)
+    return [i for i, b in enumerate(bids) if b is not None and b == low]
+
+
+def auction_winner(bids: Sequence[float | None], tie_breaker: np.random.Generator) -> int | None:
+    """The winner of one auction: the lowest bid; a tie is broken by ``tie_breaker``.
+
+    The generator is drawn from only when there is a tie, so that the draws depend on the bids alone.
+    """
+    low = lowest_bidders(bids)
+    if not low:
+        return None
+    if len(low) == 1:
+        return low[0]
+    return low[int(tie_breaker.integers(len(low)))]

@@ -1,0 +1,36 @@
+"""Companies and their vehicles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Vehicle:
+    """A vehicle: starts at ``home``, carries at most ``capacity``, costs ``cost_per_km`` to drive."""
+
+    name: str
+    home: str
+    capacity: float
+    cost_per_km: float
+
+    def to_json(self) -> dict[str, object]:
+        """The vehicle as in the record format."""
+        return {
+            "name": self.name,
+            "home": self.home,
+            "capacity": self.capacity,
+            "cost_per_km": self.cost_per_km,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Company:
+    """A logistics company: the fleet one agent runs."""
+
+    name: str
+    vehicles: tuple[Vehicle, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The company as in the record format."""
+        return {"name": self.name, "vehicles": [v.to_json() for v in self.vehicles]}

@@ -1,0 +1,192 @@
+"""Scenarios: the network, companies, number of tasks, time limits and seed of a match.
+
+A scenario is a TOML file (``--scenario file.toml``) whose every field is optional::
+
+    topology = "france"
+    tasks = 50                 # never told to agents
+    seed = 7
+    [timeouts]                 # seconds
+    setup = 10
+    bid = 2.5
+    plan = 5
+    [limits]
+    memory_mb = 1024           # per agent process
+    output_kb = 64             # of stdout+stderr kept per agent
+    [distribution.weight]      # see apdp.distribution
+    distribution = "uniform"
+    min = 1
+    max = 10
+    [[companies]]              # default: the network's own two companies
+    name = "Company A"
+    [[companies.vehicles]]
+    name = "A1"
+    home = "Paris"
+    capacity = 30
+    cost_per_km = 5
+    [agents.my-agent]          # parameters, read with Agent.param
+    margin = 1.2
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from apdp.company import Company, Vehicle
+from apdp.distribution import DistributionSpec, TaskDistribution
+from apdp.errors import UserError
+from apdp.topology import Topology, load_topology, normalise_name
+
+
+class ScenarioError(UserError):
+    """A scenario file or value is invalid."""
+
+
+class VehicleSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    home: str
+    capacity: float = Field(gt=0)
+    cost_per_km: float = Field(gt=0)
+
+
+class CompanySpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    vehicles: list[VehicleSpec] = Field(min_length=1)
+
+
+class Timeouts(BaseModel):
+    """Hard time limits in seconds, enforced from outside the agent's process."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    setup: float = Field(10.0, gt=0, le=3600)
+    bid: float = Field(2.5, gt=0, le=3600)
+    plan: float = Field(5.0, gt=0, le=3600)
+
+
+class Limits(BaseModel):
+    """Resource limits of each agent process."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_mb: int = Field(1024, ge=64)
+    output_kb: int = Field(64, ge=0, le=65536)
+
+
+class Scenario(BaseModel):
+    """Everything that defines a match but the agents."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    topology: str = "france"
+    companies: list[CompanySpec] | None = None
+    tasks: int = Field(50, ge=1, le=100_000)
+    seed: int = Field(0, ge=0, lt=2**63)
+    timeouts: Timeouts = Timeouts()
+    limits: Limits = Limits()
+    distribution: DistributionSpec = DistributionSpec()
+    agents: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    def load_topology(self) -> Topology:
+        """The scenario's network."""
+        return load_topology(self.topology)
+
+    def build_companies(self, topology: Topology, count: int) -> list[Company]:
+        """The ``count`` companies of a match, checked against the network."""
+        specs = self.companies
+        where = "scenario companies"
+        if specs is None:
+            where = f"default companies of {topology.source}"
+            try:
+                specs = [CompanySpec.model_validate(c) for c in topology.default_companies]
+            except ValidationError as exc:
+                raise ScenarioError(f"{where}: {_first_error(exc)}") from None
+        if len(specs) < count:
+            raise ScenarioError(
+                f"{count} agents need {count} companies but the {where} define {len(specs)}; "
+                "add [[companies]] to a scenario file"
+            )
+        companies = []
+        for c, spec in enumerate(specs[:count]):
+            vehicles = []
+            for v, vs in enumerate(spec.vehicles):
+                if vs.home not in topology:
+                    raise ScenarioError(
+                        f"{where}: company {c} vehicle {v} ({vs.name}): home {vs.home!r} is not a "
+                        f"city of {topology.name}"
+                    )
+                vehicles.append(Vehicle(vs.name, vs.home, vs.capacity, vs.cost_per_km))
+            companies.append(Company(spec.name, tuple(vehicles)))
+        return companies
+
+    def distribution_for(self, topology: Topology) -> TaskDistribution:
+        """The scenario's task distribution on ``topology``."""
+        return TaskDistribution(topology, self.distribution)
+
+    def params_for(self, agent: str, registry: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+        """Parameters of ``agent``: the registry file's, overridden by the scenario's."""
+        out: dict[str, Any] = {}
+        for source in (registry, self.agents):
+            for name, params in source.items():
+                if normalise_name(name) == normalise_name(agent):
+                    out.update(params)
+        return out
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"]) or "scenario"
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown field"
+    value = err.get("input")
+    shown = "" if isinstance(value, dict | list) or value is None else f" (got {value!r})"
+    return f"{loc}: {msg}{shown}"
+
+
+def make_scenario(data: Mapping[str, Any], source: str = "scenario") -> Scenario:
+    """Validate scenario data; a bad value raises ScenarioError naming the field and what is allowed."""
+    try:
+        return Scenario.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ScenarioError(f"{source}: {_first_error(exc)}") from None
+
+
+def load_scenario(path: str | Path | None, overrides: Mapping[str, Any] | None = None) -> Scenario:
+    """Read a scenario TOML file (or defaults when None) and apply command-line overrides.
+
+    Overrides are dotted keys (``{"timeouts.bid": 1.0, "seed": 3}``); None values are ignored.
+    """
+    data: dict[str, Any] = {}
+    source = "scenario"
+    if path is not None:
+        source = str(path)
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ScenarioError(f"{path}: cannot read scenario ({exc.strerror})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError(f"{path}: not valid TOML ({exc})") from None
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        node = data
+        parts = key.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return make_scenario(data, source)
+
+
+def validate_agent_count(names: Sequence[str]) -> None:
+    """A match needs at least two agents."""
+    if len(names) < 2:
+        raise ScenarioError(f"a match needs at least 2 agents, got {len(names)}: give --agents A B")

@@ -1,0 +1,285 @@
+"""Road networks: cities, roads, and all-pairs shortest distances and paths.
+
+A network is a TOML file in ``topologies/`` (or any folder on the topology search path)::
+
+    name = "france"            # the name used in records
+    code = "FR"
+    aliases = ["fr", "france"]
+    [[cities]]
+    name = "Paris"
+    x = 324                    # drawing coordinates only
+    y = 87
+    [[routes]]
+    from = "Paris"
+    to = "Brest"
+    distance = 591             # road distance, > 0; roads are undirected
+    [[companies]]              # the network's default companies (see apdp.scenario)
+    ...
+
+Cities are plain strings (their names, accents included). Travel between two cities follows a
+shortest path; ``Topology.distance`` and ``Topology.path`` are precomputed for every pair.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from apdp.errors import UserError
+
+#: Folder of the networks that ship with apdp.
+SHIPPED_TOPOLOGIES = Path(__file__).resolve().parent.parent / "topologies"
+
+
+class TopologyError(UserError):
+    """A topology file is broken or a network name is unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class Road:
+    """An undirected road between two neighbouring cities."""
+
+    a: str
+    b: str
+    distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class CityInfo:
+    """A city with its drawing coordinates."""
+
+    name: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, eq=False)
+class Topology:
+    """A road network with precomputed shortest distances and paths between all cities.
+
+    ``distances[i][j]`` is the shortest road distance between ``cities[i]`` and ``cities[j]``;
+    use ``index`` to go from a name to its position. Prefer ``distance(a, b)`` in ordinary code.
+    """
+
+    name: str
+    code: str
+    title: str
+    aliases: tuple[str, ...]
+    cities: tuple[str, ...]
+    coordinates: Mapping[str, tuple[float, float]]
+    roads: tuple[Road, ...]
+    default_companies: tuple[Mapping[str, Any], ...]
+    source: str
+    index: Mapping[str, int] = field(init=False)
+    distances: tuple[tuple[float, ...], ...] = field(init=False)
+    _neighbours: Mapping[str, Mapping[str, float]] = field(init=False, repr=False)
+    _next_hop: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index = {c: i for i, c in enumerate(self.cities)}
+        neighbours: dict[str, dict[str, float]] = {c: {} for c in self.cities}
+        graph: nx.Graph[str] = nx.Graph()
+        graph.add_nodes_from(self.cities)
+        for road in self.roads:
+            neighbours[road.a][road.b] = road.distance
+            neighbours[road.b][road.a] = road.distance
+            graph.add_edge(road.a, road.b, weight=road.distance)
+        n = len(self.cities)
+        dist = [[0.0] * n for _ in range(n)]
+        next_hop = [[j for j in range(n)] for _ in range(n)]
+        for source, (lengths, paths) in nx.all_pairs_dijkstra(graph, weight="weight"):
+            i = index[source]
+            for target, length in lengths.items():
+                j = index[target]
+                dist[i][j] = float(length)
+                path = paths[target]
+                next_hop[i][j] = index[path[1]] if len(path) > 1 else i
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "distances", tuple(tuple(row) for row in dist))
+        object.__setattr__(self, "_neighbours", neighbours)
+        object.__setattr__(self, "_next_hop", tuple(tuple(row) for row in next_hop))
+
+    def __repr__(self) -> str:
+        return f"Topology({self.name!r}, {len(self.cities)} cities, {len(self.roads)} roads)"
+
+    def __contains__(self, city: object) -> bool:
+        return city in self.index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cities)
+
+    def __len__(self) -> int:
+        return len(self.cities)
+
+    def distance(self, a: str, b: str) -> float:
+        """Shortest road distance between two cities."""
+        return self.distances[self.index[a]][self.index[b]]
+
+    def path(self, a: str, b: str) -> list[str]:
+        """Cities on a shortest path from ``a`` to ``b``, both included (``[a]`` when equal)."""
+        i, j = self.index[a], self.index[b]
+        out = [a]
+        while i != j:
+            i = self._next_hop[i][j]
+            out.append(self.cities[i])
+        return out
+
+    def neighbours(self, city: str) -> Mapping[str, float]:
+        """Cities one road away from ``city``, with the road's length."""
+        return self._neighbours[city]
+
+    def road_length(self, a: str, b: str) -> float | None:
+        """Length of the road between ``a`` and ``b``, or None when there is no such road."""
+        return self._neighbours.get(a, {}).get(b)
+
+    @property
+    def diameter(self) -> float:
+        """The longest shortest distance between two cities."""
+        return max(max(row) for row in self.distances)
+
+
+def normalise_name(name: str) -> str:
+    """Lower case without separators: ``The-Netherlands`` and ``the_netherlands`` match."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def _require(cond: bool, source: str, what: str) -> None:
+    if not cond:
+        raise TopologyError(f"{source}: {what}")
+
+
+def _number(value: object, source: str, what: str) -> float:
+    _require(
+        isinstance(value, int | float) and not isinstance(value, bool), source, f"{what} must be a number"
+    )
+    return float(value)  # type: ignore[arg-type]
+
+
+def parse_topology(data: Mapping[str, Any], source: str) -> Topology:
+    """Build a topology from the parsed content of a topology file; ``source`` names it in errors."""
+    name = data.get("name")
+    _require(isinstance(name, str) and bool(name), source, 'missing `name = "..."`')
+    assert isinstance(name, str)
+    raw_cities = data.get("cities")
+    _require(isinstance(raw_cities, list) and bool(raw_cities), source, "no [[cities]] table")
+    cities: list[str] = []
+    coords: dict[str, tuple[float, float]] = {}
+    for k, city in enumerate(raw_cities):  # type: ignore[arg-type]
+        _require(isinstance(city, dict), source, f"city #{k + 1} is not a table")
+        cname = city.get("name")
+        _require(isinstance(cname, str) and bool(cname.strip()), source, f"city #{k + 1} has no name")
+        _require(cname not in coords, source, f"duplicate city {cname!r}")
+        x = _number(city.get("x", 0), source, f"city {cname!r}: x")
+        y = _number(city.get("y", 0), source, f"city {cname!r}: y")
+        cities.append(cname)
+        coords[cname] = (x, y)
+    roads: list[Road] = []
+    seen: set[frozenset[str]] = set()
+    for k, route in enumerate(data.get("routes") or []):
+        _require(isinstance(route, dict), source, f"route #{k + 1} is not a table")
+        a, b = route.get("from"), route.get("to")
+        label = f"route #{k + 1} ({a} - {b})"
+        for end in (a, b):
+            _require(end in coords, source, f"{label}: unknown city {end!r}")
+        _require(a != b, source, f"{label}: a route must join two different cities")
+        d = _number(route.get("distance"), source, f"{label}: distance")
+        _require(d > 0 and d < float("inf"), source, f"{label}: distance must be > 0, got {d:g}")
+        key = frozenset((a, b))
+        _require(key not in seen, source, f"{label}: duplicate route")
+        seen.add(key)
+        roads.append(Road(a, b, d))
+    graph: nx.Graph[str] = nx.Graph()
+    graph.add_nodes_from(cities)
+    graph.add_edges_from((r.a, r.b) for r in roads)
+    if not nx.is_connected(graph):
+        parts = sorted(nx.connected_components(graph), key=len)
+        _require(False, source, f"the network is disconnected: {sorted(parts[0])} reach no other city")
+    aliases = data.get("aliases", [])
+    _require(
+        isinstance(aliases, list) and all(isinstance(a, str) for a in aliases),
+        source,
+        "aliases must be a list of strings",
+    )
+    companies = data.get("companies", [])
+    _require(isinstance(companies, list), source, "[[companies]] must be an array of tables")
+    return Topology(
+        name=name,
+        code=str(data.get("code", name)).upper(),
+        title=str(data.get("title", name)),
+        aliases=tuple(aliases),
+        cities=tuple(cities),
+        coordinates=coords,
+        roads=tuple(roads),
+        default_companies=tuple(companies),
+        source=source,
+    )
+
+
+def load_topology_file(path: str | os.PathLike[str]) -> Topology:
+    """Load one topology file; a broken file raises TopologyError naming the file and the item."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TopologyError(f"{path}: cannot read ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TopologyError(f"{path}: not valid TOML ({exc})") from None
+    return parse_topology(data, str(path))
+
+
+def topology_dirs() -> list[Path]:
+    """Folders searched for networks: ``$APDP_TOPOLOGIES`` (``:``-separated), ./topologies, shipped."""
+    dirs = [Path(p) for p in os.environ.get("APDP_TOPOLOGIES", "").split(os.pathsep) if p]
+    dirs += [Path.cwd() / "topologies", SHIPPED_TOPOLOGIES]
+    unique: list[Path] = []
+    for d in dirs:
+        if d.is_dir() and d.resolve() not in [u.resolve() for u in unique]:
+            unique.append(d)
+    return unique
+
+
+def _candidates() -> dict[str, Path]:
+    """Map every normalised name, code and alias of each topology file to the file."""
+    found: dict[str, Path] = {}
+    for folder in topology_dirs():
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                found.setdefault(normalise_name(path.stem), path)
+                continue
+            keys = [path.stem, str(data.get("name", "")), str(data.get("code", ""))]
+            keys += [a for a in data.get("aliases", []) if isinstance(a, str)]
+            for key in keys:
+                if key:
+                    found.setdefault(normalise_name(key), path)
+    return found
+
+
+def available_topologies() -> list[str]:
+    """Names of the networks that can be selected, shipped ones and users' alike."""
+    return sorted({p.stem for p in _candidates().values()})
+
+
+def load_topology(name_or_path: str) -> Topology:
+    """Select a network by code, name or alias in any case (``fr``, ``France``), or by file path."""
+    return _load_cached(name_or_path, tuple(str(d) for d in topology_dirs()))
+
+
+@cache
+def _load_cached(name_or_path: str, _dirs: Sequence[str]) -> Topology:
+    if name_or_path.endswith(".toml") or os.sep in name_or_path:
+        return load_topology_file(name_or_path)
+    path = _candidates().get(normalise_name(name_or_path))
+    if path is None:
+        known = ", ".join(available_topologies())
+        raise TopologyError(f"unknown topology {name_or_path!r}; choose one of: {known}, or a .toml file")
+    return load_topology_file(path)
