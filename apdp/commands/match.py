@@ -1,0 +1,97 @@
+"""``apdp match``: play one match and print it as it goes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from apdp.match import play_match
+from apdp.record import write_record
+from apdp.scenario import load_scenario
+from apdp.task import Task
+
+
+def _money(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.1f}"
+
+
+def labels(names: list[str]) -> list[str]:
+    """Agent names for display, with the company index when a name appears twice."""
+    return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def _print_result(record: dict[str, Any]) -> None:
+    names = labels(record["agents"])
+    result = record["result"]
+    width = max(len(n) for n in names)
+    typer.echo("")
+    typer.echo(f"{'agent'.ljust(width)}  {'revenue':>12}  {'cost':>12}  {'profit':>12}  faults")
+    for i, name in enumerate(names):
+        faults = [f for f in result["faults"] if f["agent"] == i]
+        shown = "; ".join(
+            f"{f['kind']} in {f['phase']}"
+            + (f" (task {f['task']})" if f["task"] is not None else "")
+            + f": {f['message']}"
+            for f in faults
+        )
+        typer.echo(
+            f"{name.ljust(width)}  {_money(result['revenue'][i]):>12}  {_money(result['cost'][i]):>12}"
+            f"  {_money(result['profit'][i]):>12}  {shown or '-'}"
+        )
+    w = result["winner"]
+    if w is not None:
+        typer.echo(f"\nwinner: {names[w]} (company {w})")
+    elif len(result["faults"]) >= len(names):
+        typer.echo("\nno winner: every agent faulted")
+    else:
+        typer.echo("\nno winner: draw")
+
+
+def match(
+    agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent names or .py files, one per company.")],
+    topology: Annotated[str | None, typer.Option(help="Network: ch, fr, gb, nl, a name or a .toml file.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Match seed (same seed, same match).")] = None,
+    tasks: Annotated[int | None, typer.Option(help="Number of tasks auctioned (default 50).")] = None,
+    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file.")] = None,
+    setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
+    bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
+    plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+) -> None:
+    """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
+    names = [n for a in agents for n in a.replace(",", " ").split()]
+    spec = load_scenario(
+        scenario,
+        {
+            "topology": topology,
+            "seed": seed,
+            "tasks": tasks,
+            "timeouts.setup": setup_timeout,
+            "timeouts.bid": bid_timeout,
+            "timeouts.plan": plan_timeout,
+        },
+    )
+
+    shown_names = labels(names)
+
+    def show(task: Task, bids: list[float | None], winner: int | None) -> None:
+        shown = "  ".join(f"{shown_names[i]}={_money(b)}" for i, b in enumerate(bids))
+        won = shown_names[winner] if winner is not None else "nobody"
+        typer.echo(
+            f"task {task.id:>3}: {task.pickup} -> {task.delivery} ({task.weight:g})  {shown}  -> {won}"
+        )
+
+    typer.echo(f"match on {spec.topology}, seed {spec.seed}: {' vs '.join(names)}")
+    result = play_match(spec, names, on_auction=None if quiet else show)
+    _print_result(result)
+    if record is not None:
+        write_record(result, record)
+        typer.echo(f"record written to {record}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp match``."""
+    app.command("match")(match)

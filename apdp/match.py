@@ -1,0 +1,229 @@
+"""The referee: plays one match between sandboxed agents and returns its record.
+
+Order of play: every agent's ``setup`` in turn; then, for each task, every agent's ``bid`` in turn,
+the auction, and every agent's ``auction_result``; then every agent's ``plan``. Agents are called
+one at a time, so a match never uses more than one core. A faulty agent is stopped, abstains from
+then on and loses; the match goes on while at least one agent is sound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from apdp.auction import auction_winner, check_bid
+from apdp.company import Company
+from apdp.discovery import AgentSource, find_agent, registry_params
+from apdp.fault import Fault, FaultKind, Phase
+from apdp.plan import VehiclePlan, check_plans, plans_from_json
+from apdp.record import RECORD_FORMAT, settle
+from apdp.sandbox.process import AgentProcess, CallResult
+from apdp.sandbox.worker import SetupRequest
+from apdp.scenario import Scenario, validate_agent_count
+from apdp.task import Task
+
+#: Called after each auction with (task, bids, winner).
+AuctionListener = Callable[[Task, list[float | None], int | None], None]
+
+
+def match_streams(seed: int, agents: int) -> tuple[np.random.Generator, np.random.Generator, list[int]]:
+    """The match's independent random streams: tasks, tie-breaks, and one seed per agent.
+
+    Tasks depend on the seed alone, so both legs of a pair see the same task sequence.
+    """
+    root = np.random.SeedSequence(seed)
+    tasks_seq, ties_seq, agents_seq = root.spawn(3)
+    agent_seeds = [int(s.generate_state(1, np.uint64)[0]) for s in agents_seq.spawn(agents)]
+    return np.random.default_rng(tasks_seq), np.random.default_rng(ties_seq), agent_seeds
+
+
+@dataclass
+class _Seat:
+    """One agent in the match: its process, tasks won, fault and timings."""
+
+    index: int
+    source: AgentSource
+    process: AgentProcess
+    won: list[Task] = field(default_factory=list)
+    fault: Fault | None = None
+    plans: list[VehiclePlan] | None = None
+    timing: dict[str, float] = field(
+        default_factory=lambda: {"setup": 0.0, "bid_total": 0.0, "bid_max": 0.0, "plan": 0.0}
+    )
+
+    @property
+    def sound(self) -> bool:
+        return self.fault is None
+
+
+class _Referee:
+    def __init__(self, scenario: Scenario, sources: Sequence[AgentSource], seed: int) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.topology = scenario.load_topology()
+        self.companies: list[Company] = scenario.build_companies(self.topology, len(sources))
+        self.distribution = scenario.distribution_for(self.topology)
+        self.timeouts = scenario.timeouts
+        limits = scenario.limits
+        self.seats = [
+            _Seat(i, s, AgentProcess(limits.memory_mb, limits.output_kb))
+            for i, s in enumerate(sources)
+        ]
+
+    def fault(self, seat: _Seat, kind: FaultKind, phase: Phase, task: Task | None, message: str,
+              traceback: str | None = None) -> None:
+        seat.fault = Fault(seat.index, kind, phase, task.id if task else None, message)
+        self.tracebacks[seat.index] = traceback
+        seat.process.kill()
+
+    def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
+             timeout: float) -> CallResult | None:
+        result = seat.process.call(method, args, timeout)
+        if result.fault is not None:
+            f = result.fault
+            self.fault(seat, f.kind, phase, task, f.message, f.traceback)
+            return None
+        return result
+
+    def play(self, listener: AuctionListener | None) -> dict[str, Any]:
+        self.tracebacks: dict[int, str | None] = {}
+        task_rng, tie_rng, agent_seeds = match_streams(self.seed, len(self.seats))
+        registry = registry_params()
+        started = time.monotonic()
+        try:
+            for seat in self.seats:
+                seat.process.start()
+            for seat in self.seats:
+                self._setup(seat, agent_seeds[seat.index], registry)
+            tasks = self.distribution.sample_tasks(task_rng, self.scenario.tasks)
+            auctions: list[dict[str, Any]] = []
+            auctioned: list[Task] = []
+            for task in tasks:
+                if not any(s.sound for s in self.seats):
+                    break
+                bids = [self._bid(seat, task) for seat in self.seats]
+                winner = auction_winner(bids, tie_rng)
+                if winner is not None:
+                    self.seats[winner].won.append(task)
+                auctions.append({"task": task.id, "bids": bids, "winner": winner})
+                auctioned.append(task)
+                for seat in self.seats:
+                    if seat.sound:
+                        self.call(seat, "auction_result", task, "auction_result",
+                                  (task, winner, bids, self.timeouts.bid), self.timeouts.bid)
+                if listener is not None:
+                    listener(task, bids, winner)
+            for seat in self.seats:
+                if seat.sound:
+                    self._plan(seat)
+        finally:
+            outputs = [seat.process.stop() for seat in self.seats]
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "topology": self.topology.name,
+            "seed": self.seed,
+            "agents": [s.source.name for s in self.seats],
+            "companies": [c.to_json() for c in self.companies],
+            "tasks": [t.to_json() for t in auctioned],
+            "auctions": auctions,
+            "plans": [
+                None if s.plans is None else [[a.to_json() for a in p] for p in s.plans]
+                for s in self.seats
+            ],
+        }
+        faults = [s.fault for s in self.seats if s.fault is not None]
+        record["result"] = settle(record, self.topology, self.companies, faults)
+        for item in record["result"]["faults"]:
+            tb = self.tracebacks.get(item["agent"])
+            if tb:
+                item["traceback"] = tb
+        record["timing"] = {
+            "match": time.monotonic() - started,
+            "agents": [s.timing for s in self.seats],
+        }
+        record["output"] = outputs
+        return record
+
+    def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
+        request = SetupRequest(
+            path=str(seat.source.path),
+            agent_id=seat.index,
+            agents=len(self.seats),
+            params=self.scenario.params_for(seat.source.name, registry),
+            seed=agent_seed,
+            timeouts=self.timeouts.model_dump(),
+            topology=self.topology,
+            distribution=self.distribution,
+            company=self.companies[seat.index],
+        )
+        result = self.call(seat, "setup", None, "setup", request, self.timeouts.setup)
+        if result is not None:
+            seat.timing["setup"] = result.seconds
+
+    def _bid(self, seat: _Seat, task: Task) -> float | None:
+        if not seat.sound:
+            return None
+        result = self.call(seat, "bid", task, "bid", (task, self.timeouts.bid), self.timeouts.bid)
+        if result is None or result.reply is None:
+            return None
+        seat.timing["bid_total"] += result.seconds
+        seat.timing["bid_max"] = max(seat.timing["bid_max"], result.seconds)
+        reply = result.reply
+        if "bid" not in reply:
+            self.fault(seat, FaultKind.BAD_BID, "bid", task, str(reply.get("bad", "no bid")))
+            return None
+        value = reply["bid"]
+        problem = check_bid(value)
+        if problem is not None:
+            self.fault(seat, FaultKind.BAD_BID, "bid", task, problem)
+            return None
+        return None if value is None else float(value)
+
+    def _plan(self, seat: _Seat) -> None:
+        company = self.companies[seat.index]
+        timeout = self.timeouts.plan
+        args = (company.vehicles, tuple(seat.won), timeout)
+        result = self.call(seat, "plan", None, "plan", args, timeout)
+        if result is None or result.reply is None:
+            return
+        seat.timing["plan"] = result.seconds
+        if "plans" not in result.reply:
+            self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
+                       str(result.reply.get("bad", "no plans")))
+            return
+        try:
+            plans = plans_from_json(result.reply["plans"])
+        except ValueError as exc:
+            self.fault(seat, FaultKind.INVALID_PLAN, "plan", None, str(exc))
+            return
+        seat.plans = plans
+        known = {t.id: t for s in self.seats for t in s.won}
+        violations = check_plans(self.topology, company.vehicles, plans, seat.won, known)
+        if violations:
+            shown = "; ".join(str(v) for v in violations[:10])
+            more = f" (and {len(violations) - 10} more)" if len(violations) > 10 else ""
+            self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
+                       f"{len(violations)} violation(s): {shown}{more}")
+
+
+def play_match(
+    scenario: Scenario,
+    agents: Sequence[str | AgentSource],
+    *,
+    seed: int | None = None,
+    on_auction: AuctionListener | None = None,
+) -> dict[str, Any]:
+    """Play one match and return its record (format ``apdp-record/1``).
+
+    ``agents`` are names or files (index = company index); ``seed`` overrides the scenario's.
+    An agent's misbehaviour is a fault in the record, never an exception here; a bad scenario or
+    an unknown agent name raises :class:`apdp.errors.UserError`.
+    """
+    validate_agent_count([str(a) for a in agents])
+    sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
+    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed)
+    return referee.play(on_auction)

@@ -1,0 +1,91 @@
+"""Match records (format ``apdp-record/1``) and the settlement of a match's result.
+
+A record is a JSON object::
+
+    {"format": "apdp-record/1", "topology": name, "seed": int,
+     "agents": [name, ...],                       # index = agent id = company index
+     "companies": [{"name", "vehicles": [{"name", "home", "capacity", "cost_per_km"}]}],
+     "tasks": [{"id", "pickup", "delivery", "weight"}, ...],        # in auction order
+     "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],
+     "plans": [[[action, ...] per vehicle] | null per agent],
+     "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
+                "faults": [{"agent", "kind", "phase", "task", "message"}]}}
+
+Fields may be added (``timing``, ``output``, a fault's ``traceback``); none are renamed. Timing
+fields differ from run to run; everything else is fixed by the seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from apdp.company import Company
+from apdp.fault import Fault
+from apdp.plan import company_cost, plans_from_json
+from apdp.topology import Topology
+
+RECORD_FORMAT = "apdp-record/1"
+#: Record fields that depend on the machine, not the seed.
+TIMING_FIELDS = ("timing",)
+
+
+def revenues(record: dict[str, Any], agents: int) -> list[float]:
+    """Each agent's revenue: the sum of its winning bids, in auction order."""
+    out = [0.0] * agents
+    for auction in record["auctions"]:
+        w = auction["winner"]
+        if w is not None:
+            out[w] += float(auction["bids"][w])
+    return out
+
+
+def costs(record: dict[str, Any], topology: Topology, companies: Sequence[Company]) -> list[float]:
+    """Each agent's cost: km driven x cost per km over its plans (0 without plans)."""
+    out = []
+    for company, plans in zip(companies, record["plans"], strict=True):
+        out.append(0.0 if plans is None else company_cost(topology, company.vehicles,
+                                                          plans_from_json(plans)))
+    return out
+
+
+def match_winner(profits: Sequence[float], faulty: set[int]) -> int | None:
+    """The winner: the sound agent with the strictly highest profit; None on a draw or if all fault.
+
+    A lone sound agent wins whatever its profit; faulty agents always lose.
+    """
+    sound = [i for i in range(len(profits)) if i not in faulty]
+    if not sound:
+        return None
+    best = max(profits[i] for i in sound)
+    top = [i for i in sound if profits[i] == best]
+    return top[0] if len(top) == 1 else None
+
+
+def settle(
+    record: dict[str, Any], topology: Topology, companies: Sequence[Company], faults: Sequence[Fault]
+) -> dict[str, Any]:
+    """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults."""
+    n = len(record["agents"])
+    revenue = revenues(record, n)
+    cost = costs(record, topology, companies)
+    profit = [r - c for r, c in zip(revenue, cost, strict=True)]
+    return {
+        "revenue": revenue,
+        "cost": cost,
+        "profit": profit,
+        "winner": match_winner(profit, {f.agent for f in faults}),
+        "faults": [f.to_json() for f in faults],
+    }
+
+
+def without_timing(record: dict[str, Any]) -> dict[str, Any]:
+    """The record less the fields that differ from run to run (for comparing replays)."""
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+
+
+def write_record(record: dict[str, Any], path: str | Path) -> None:
+    """Write a record as JSON (UTF-8, city names as they are)."""
+    Path(path).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,230 @@
+"""The agent's side of the sandbox: runs in the agent's own process and answers the referee.
+
+The referee sends pickled requests (it is trusted); the worker answers with JSON only, so that
+nothing an agent does can make the referee run code. Resource limits are set here, at start,
+before any agent code runs; time limits are enforced by the referee, from outside.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import signal
+import sys
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from apdp.agent import Agent
+from apdp.company import Company
+from apdp.deadline import Deadline
+from apdp.discovery import AgentLoadError, load_agent_class
+from apdp.distribution import TaskDistribution
+from apdp.plan import Deliver, Move, Pickup
+from apdp.task import Task
+from apdp.topology import Topology
+
+#: Hard cap on a file an agent writes (stdout flood through raw file descriptors included).
+FILE_SIZE_CAP = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What the worker enforces on itself at start (the referee enforces time)."""
+
+    memory_bytes: int
+    output_bytes: int
+    output_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetupRequest:
+    """Everything an agent is told before the first auction."""
+
+    path: str
+    agent_id: int
+    agents: int
+    params: dict[str, Any]
+    seed: int
+    timeouts: dict[str, float]
+    topology: Topology
+    distribution: TaskDistribution
+    company: Company
+
+
+class BoundedOutput(io.TextIOBase):
+    """A text stream that keeps the first ``limit`` bytes written through it and drops the rest."""
+
+    def __init__(self, fd: int, budget: list[int]) -> None:
+        self._fd = fd
+        self._budget = budget  # shared by stdout and stderr: [bytes left]
+        self._noted = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        data = s.encode("utf-8", "replace")
+        left = self._budget[0]
+        if left > 0:
+            chunk = data[:left]
+            self._budget[0] -= len(chunk)
+            os.write(self._fd, chunk)
+        if len(data) > left and not self._noted:
+            self._noted = True
+            os.write(self._fd, b"\n[apdp: output limit reached, the rest is dropped]\n")
+        return len(s)
+
+
+def deadline_for(timeout: float) -> Deadline:
+    """The deadline shown to the agent: a little before the referee's hard limit."""
+    return Deadline.after(timeout - min(0.25, 0.1 * timeout))
+
+
+def _confine(limits: Limits) -> None:
+    os.setsid()  # own process group: the referee kills the agent and anything it started
+    resource.setrlimit(resource.RLIMIT_DATA, (limits.memory_bytes, limits.memory_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
+    fd = os.open(limits.output_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    budget = [limits.output_bytes]
+    sys.stdout = BoundedOutput(1, budget)
+    sys.stderr = BoundedOutput(2, budget)
+
+
+def _bid_to_json(value: object) -> Any:
+    if value is None:
+        return {"bid": None}
+    if isinstance(value, bool):
+        return {"bad": f"a bid must be a number or None (abstain), got bool {value!r}"}
+    if isinstance(value, int | float | np.integer | np.floating):
+        try:
+            return {"bid": float(value)}
+        except OverflowError:
+            return {"bad": f"a bid must be finite, got an integer of {len(str(value))} digits"}
+    return {"bad": f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"}
+
+
+def _plans_to_json(value: object) -> Any:
+    if not isinstance(value, list | tuple):
+        return {"bad": f"plan() must return a list of vehicle plans, got {type(value).__name__}"}
+    plans = []
+    for v, plan in enumerate(value):
+        if not isinstance(plan, list | tuple):
+            return {"bad": f"vehicle {v}: a plan must be a list of actions, got {type(plan).__name__}"}
+        actions: list[list[object]] = []
+        for a, action in enumerate(plan):
+            if isinstance(action, Move) and isinstance(action.city, str):
+                actions.append(["move", action.city])
+            elif isinstance(action, Pickup | Deliver):
+                kind = "pickup" if isinstance(action, Pickup) else "deliver"
+                tid = action.task
+                if isinstance(tid, Task):
+                    return {
+                        "bad": f"vehicle {v}, action {a}: {type(action).__name__} takes a task id; "
+                        f"write {type(action).__name__}(task.id)"
+                    }
+                if not isinstance(tid, int | np.integer) or isinstance(tid, bool):
+                    return {"bad": f"vehicle {v}, action {a}: task id must be an int, got {tid!r:.40}"}
+                actions.append([kind, int(tid)])
+            else:
+                return {
+                    "bad": f"vehicle {v}, action {a}: expected Move, Pickup or Deliver, "
+                    f"got {action!r:.60}"
+                }
+        plans.append(actions)
+    return {"plans": plans}
+
+
+def _fault_reply(exc: BaseException, agent_file: str) -> dict[str, Any]:
+    kind = "memory" if isinstance(exc, MemoryError) else "exception"
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    for frame in reversed(frames):
+        if frame.filename == agent_file:
+            where = f" (line {frame.lineno}, in {frame.name})"
+            break
+    message = f"{type(exc).__name__}: {exc}{where}" if kind == "exception" else "out of memory"
+    tb = "".join(traceback.format_exception(exc))
+    return {"fault": kind, "message": message[:2000], "traceback": tb[-8000:]}
+
+
+def _send(conn: Connection, reply: dict[str, Any]) -> None:
+    try:
+        data = json.dumps(reply)
+    except (TypeError, ValueError) as exc:
+        data = json.dumps({"fault": "exception", "message": f"unserialisable reply: {exc}"})
+    conn.send_bytes(data.encode("utf-8"))
+
+
+def _setup(req: SetupRequest) -> Agent:
+    cls = load_agent_class(Path(req.path))
+    agent = cls()
+    agent.topology = req.topology
+    agent.distribution = req.distribution
+    agent.company = req.company
+    agent.agent_id = req.agent_id
+    agent.agents = req.agents
+    agent.params = dict(req.params)
+    agent.rng = np.random.default_rng(req.seed)
+    agent.timeouts = dict(req.timeouts)
+    agent.deadline = deadline_for(req.timeouts["setup"])
+    agent.setup(req.topology, req.distribution, req.company)
+    return agent
+
+
+def worker_main(conn: Connection, limits: Limits) -> None:
+    """Serve the referee's requests until it closes the pipe. Never returns an agent's exception."""
+    _confine(limits)
+    agent: Agent | None = None
+    agent_file = ""
+    while True:
+        try:
+            method, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if method == "setup":
+                req: SetupRequest = args
+                agent_file = str(Path(req.path).resolve())
+                try:
+                    agent = _setup(req)
+                except AgentLoadError as exc:
+                    _send(conn, {"fault": "exception", "message": str(exc), "load": True})
+                    continue
+                reply: dict[str, Any] = {"ok": None}
+            elif agent is None:
+                reply = {"fault": "exception", "message": f"{method} before setup"}
+            elif method == "bid":
+                task, timeout = args
+                agent.deadline = deadline_for(timeout)
+                reply = _bid_to_json(agent.bid(task))
+            elif method == "auction_result":
+                task, winner, bids, timeout = args
+                agent.deadline = deadline_for(timeout)
+                agent.auction_result(task, winner, list(bids))
+                reply = {"ok": None}
+            elif method == "plan":
+                vehicles, tasks, timeout = args
+                agent.deadline = deadline_for(timeout)
+                reply = _plans_to_json(agent.plan(list(vehicles), list(tasks)))
+            else:
+                reply = {"fault": "exception", "message": f"unknown request {method!r}"}
+        except Exception as exc:  # the agent's own error: report it, keep serving
+            reply = _fault_reply(exc, agent_file)
+        _send(conn, reply)
+
