@@ -1,0 +1,104 @@
+"""Dropping generated code into the agents folder: ``NAME.py`` with a provenance header, ``NAME.json``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from apdp.codegen.extract import extract_agent_code
+from apdp.codegen.provenance import Provenance, strip_header, write_sidecar
+from apdp.discovery import AgentNotFound, find_agent
+from apdp.errors import UserError
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+
+
+@dataclass(frozen=True, slots=True)
+class IngestedAgent:
+    """An agent written by ingest: its file, its sidecar and its provenance."""
+
+    name: str
+    path: Path
+    sidecar: Path
+    provenance: Provenance
+
+
+def agent_path(name: str, agents_dir: Path) -> Path:
+    """Where agent ``name`` is written: ``agents_dir/NAME.py`` (UserError for a bad name)."""
+    if not _NAME.match(name):
+        raise UserError(
+            f"bad agent name {name!r}: use a letter then letters, digits, '-' or '_' (max 64)"
+        )
+    return agents_dir / f"{name}.py"
+
+
+def check_free(name: str, agents_dir: Path, code: str | None = None, force: bool = False) -> Path:
+    """The path for agent ``name``, refusing to replace or shadow a different agent unless ``force``.
+
+    An existing ``NAME.py`` whose code (header aside) equals ``code`` may be rewritten; any other
+    file of that name, or an agent of the same name elsewhere (a baseline), needs ``force``.
+    """
+    path = agent_path(name, agents_dir)
+    if force:
+        return path
+    if path.exists():
+        try:
+            existing = strip_header(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            existing = None
+        if code is None or existing != code:
+            raise UserError(
+                f"{path} already exists and holds a different agent; choose another --name or "
+                "pass --force to replace it"
+            )
+        return path
+    try:
+        other = find_agent(name)
+    except AgentNotFound:
+        return path
+    if other.path.resolve() != path.resolve():
+        raise UserError(
+            f"an agent named {name!r} already exists at {other.path}; a new one would shadow it: "
+            "choose another --name or pass --force"
+        )
+    return path
+
+
+def ingest_code(
+    code: str,
+    name: str,
+    *,
+    agents_dir: Path,
+    model: str | None = None,
+    strategy: str | None = None,
+    round: int = 0,
+    prompt_hash: str | None = None,
+    extra: dict[str, Any] | None = None,
+    force: bool = False,
+) -> IngestedAgent:
+    """Write ``code`` as agent ``name`` with its provenance header and sidecar JSON."""
+    code = code.strip("\n") + "\n"
+    path = check_free(name, agents_dir, code, force)
+    provenance = Provenance(
+        model=model,
+        strategy=strategy,
+        round=round,
+        prompt_hash=prompt_hash,
+        date=datetime.now(UTC).isoformat(timespec="seconds"),
+        extra=dict(extra or {}),
+    )
+    try:
+        agents_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(provenance.header() + code, encoding="utf-8")
+        sidecar = write_sidecar(path, provenance)
+    except OSError as exc:
+        raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
+    return IngestedAgent(name, path, sidecar, provenance)
+
+
+def ingest_reply(reply: str, name: str, **options: Any) -> IngestedAgent:
+    """Extract the agent code from a model's reply and ingest it (see ``ingest_code``)."""
+    return ingest_code(extract_agent_code(reply), name, **options)
