@@ -45,9 +45,7 @@ def endpoint_url(base_url: str) -> str:
     """The chat-completions URL of ``base_url`` (kept as is when it already ends with it)."""
     parsed = urllib.parse.urlparse(base_url)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ChatError(
-            f"bad --base-url {base_url!r}: give an http(s) URL such as https://api.openai.com/v1"
-        )
+        raise ChatError(f"bad --base-url {base_url!r}: give an http(s) URL such as https://api.openai.com/v1")
     url = base_url.rstrip("/")
     return url if url.endswith("/chat/completions") else url + "/chat/completions"
 
@@ -103,13 +101,9 @@ class ChatClient:
                 reason = getattr(exc, "reason", exc)
                 self._log(_entry("connection_error", attempt, started, error=str(reason)))
                 if isinstance(reason, socket.gaierror):
-                    raise ChatError(
-                        f"cannot resolve the host of {self.url}: check --base-url"
-                    ) from None
+                    raise ChatError(f"cannot resolve the host of {self.url}: check --base-url") from None
                 if attempt == self.retries:
-                    raise ChatError(
-                        f"cannot reach {self.url} after {attempt + 1} attempts: {reason}"
-                    ) from None
+                    raise ChatError(f"cannot reach {self.url} after {attempt + 1} attempts: {reason}") from None
                 self.sleep(self._wait(attempt, None))
                 continue
             text = payload.decode("utf-8", errors="replace")
@@ -148,9 +142,7 @@ def _read_error(exc: urllib.error.HTTPError) -> str:
 def _http_message(url: str, status: int, body: str) -> str:
     detail = _error_detail(body)
     if status in (401, 403):
-        return (
-            f"{url} refused the API key (HTTP {status}){detail}: set OPENAI_API_KEY to a valid key"
-        )
+        return f"{url} refused the API key (HTTP {status}){detail}: set OPENAI_API_KEY to a valid key"
     if status == 404:
         return f"no chat-completions endpoint at {url} (HTTP 404){detail}: check --base-url"
     if status == 429 or status >= 500:
@@ -173,15 +165,12 @@ def _parse_reply(url: str, text: str, model: str) -> ChatReply:
     try:
         data = json.loads(text)
     except ValueError:
-        raise ChatError(
-            f"malformed response from {url}: not JSON ({' '.join(text.split())[:80]!r})"
-        ) from None
+        raise ChatError(f"malformed response from {url}: not JSON ({' '.join(text.split())[:80]!r})") from None
     try:
         content = data["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError):
         raise ChatError(
-            f"malformed response from {url}: no choices[0].message.content "
-            f"({' '.join(text.split())[:80]!r})"
+            f"malformed response from {url}: no choices[0].message.content ({' '.join(text.split())[:80]!r})"
         ) from None
     if not isinstance(content, str):
         raise ChatError(f"malformed response from {url}: the message content is not text")

@@ -33,11 +33,7 @@ _AGENT_CLASS = re.compile(r"^class\s+\w+\s*\([^)]*\bAgent\b[^)]*\)\s*:", re.MULT
 
 def code_blocks(reply: str) -> list[str]:
     """Bodies of the fenced code blocks tagged as Python (or untagged), in order."""
-    return [
-        m.group("body")
-        for m in _FENCE.finditer(reply)
-        if m.group("lang").lower() in _PYTHON_TAGS
-    ]
+    return [m.group("body") for m in _FENCE.finditer(reply) if m.group("lang").lower() in _PYTHON_TAGS]
 
 
 def defines_agent(code: str) -> bool:
@@ -84,8 +80,7 @@ def extract_agent_code(reply: str) -> str:
         if defines_agent(block):
             return block.strip("\n") + "\n"
     raise NoAgentError(
-        f"the reply's code ({len(blocks)} block{'s' if len(blocks) != 1 else ''}) defines no "
-        "subclass of apdp.Agent"
+        f"the reply's code ({len(blocks)} block{'s' if len(blocks) != 1 else ''}) defines no subclass of apdp.Agent"
     )
 
 

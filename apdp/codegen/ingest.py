@@ -29,9 +29,7 @@ class IngestedAgent:
 def agent_path(name: str, agents_dir: Path) -> Path:
     """Where agent ``name`` is written: ``agents_dir/NAME.py`` (UserError for a bad name)."""
     if not _NAME.match(name):
-        raise UserError(
-            f"bad agent name {name!r}: use a letter then letters, digits, '-' or '_' (max 64)"
-        )
+        raise UserError(f"bad agent name {name!r}: use a letter then letters, digits, '-' or '_' (max 64)")
     return agents_dir / f"{name}.py"
 
 

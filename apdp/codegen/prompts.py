@@ -69,9 +69,7 @@ def render(name: str, **values: str) -> Prompt:
     missing = wanted - values.keys()
     unused = values.keys() - wanted
     if missing or unused:
-        raise KeyError(
-            f"prompt {name}: missing values {sorted(missing)}, unused values {sorted(unused)}"
-        )
+        raise KeyError(f"prompt {name}: missing values {sorted(missing)}, unused values {sorted(unused)}")
     return Prompt(name, _PLACEHOLDER.sub(lambda m: values[m.group(1)], text))
 
 
@@ -89,9 +87,7 @@ def read_template_agent(path: Path | None = None) -> str:
 def strategy_prompt(strategy: str, template_agent: Path | None = None) -> Prompt:
     """The generation prompt of ``a1`` or ``a2``: the rules, the API and the template agent."""
     if strategy not in PROMPT_STRATEGIES:
-        raise UserError(
-            f"no prompt for strategy {strategy!r}; use one of {', '.join(PROMPT_STRATEGIES)}"
-        )
+        raise UserError(f"no prompt for strategy {strategy!r}; use one of {', '.join(PROMPT_STRATEGIES)}")
     timeouts = Timeouts()
     return render(
         strategy,
