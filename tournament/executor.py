@@ -1,0 +1,144 @@
+"""Fan-out of matches over worker processes, never more than ``jobs`` at a time.
+
+Workers are the non-daemonic processes of a :class:`concurrent.futures.ProcessPoolExecutor` started
+with the "forkserver" method, so each may start the agents' own processes. The parent keeps at most
+``jobs`` matches submitted; a match is therefore running as soon as it is announced, and a SIGKILL
+of the parent loses at most those ``jobs`` matches. Workers notice a dead parent and exit.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from tournament.events import Record, TournamentEvents
+from tournament.schedule import MatchSpec
+
+log = logging.getLogger("apdp.tournament")
+
+#: A picklable function that plays one match in a worker and returns its record.
+PlayFunction = Callable[[MatchSpec], Record]
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)  # the run was killed: do not finish a match nobody will store
+
+
+def _worker_start(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def run_matches(
+    matches: Iterable[MatchSpec],
+    play: PlayFunction,
+    events: TournamentEvents,
+    *,
+    jobs: int,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> int:
+    """Play every match with ``jobs`` workers, reporting through ``events``; returns the errors.
+
+    A match whose worker raised or died is reported with ``on_match_error`` and not retried here
+    (a rerun plays it); the pool is rebuilt after a worker died and the run goes on.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    pending = _Pending(iter(matches), events)
+    errors = 0
+    context = multiprocessing.get_context("forkserver")
+    while not pending.exhausted:
+        pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=context,
+            initializer=_worker_start,
+            initargs=(initializer, initargs),
+        )
+        try:
+            failed, finished = _drain(pool, pending, play, events, jobs)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        errors += failed
+        if failed and not finished and not pending.exhausted:
+            raise RuntimeError("worker processes die before finishing any match; see the log")
+    return errors
+
+
+class _Pending:
+    """The matches not yet handed out; announces each one as it is submitted."""
+
+    def __init__(self, matches: Iterator[MatchSpec], events: TournamentEvents) -> None:
+        self.matches = matches
+        self.events = events
+        self.exhausted = False
+
+    def submit(
+        self, pool: ProcessPoolExecutor, play: PlayFunction, in_flight: dict[Future[Record], MatchSpec]
+    ) -> None:
+        match = next(self.matches, None)
+        if match is None:
+            self.exhausted = True
+            return
+        self.events.on_match_started(match)
+        in_flight[pool.submit(play, match)] = match
+
+
+def _drain(
+    pool: ProcessPoolExecutor,
+    pending: _Pending,
+    play: PlayFunction,
+    events: TournamentEvents,
+    jobs: int,
+) -> tuple[int, int]:
+    """Run matches on ``pool`` until none is left or the pool breaks: (errors, matches played)."""
+    in_flight: dict[Future[Record], MatchSpec] = {}
+    errors = finished = 0
+    broken = False
+    while len(in_flight) < jobs and not pending.exhausted:
+        pending.submit(pool, play, in_flight)
+    while in_flight:
+        done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+        outcomes: list[tuple[MatchSpec, Record | None, str]] = []
+        for future in done:
+            match = in_flight.pop(future)
+            try:
+                outcomes.append((match, future.result(), ""))
+            except BrokenProcessPool:
+                broken = True
+                outcomes.append((match, None, "its worker process died"))
+            except Exception as exc:
+                outcomes.append((match, None, f"{type(exc).__name__}: {exc}"))
+        # keep the workers busy before doing the parent's share of the work (storing, drawing)
+        while not broken and len(in_flight) < jobs and not pending.exhausted:
+            pending.submit(pool, play, in_flight)
+        for match, record, message in outcomes:
+            if record is None:
+                errors += 1
+                events.on_match_error(match, message)
+                continue
+            finished += 1
+            events.on_match_finished(match, record)
+            if record["result"].get("faults"):
+                events.on_match_faulted(match, record)
+        if broken:
+            log.warning("a worker process died; starting a new pool")
+            for future, match in in_flight.items():
+                future.cancel()
+                errors += 1
+                events.on_match_error(match, "its worker pool broke")
+            in_flight.clear()
+    return errors, finished

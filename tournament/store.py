@@ -1,0 +1,194 @@
+"""The results store: one SQLite database per output folder, one row per finished match.
+
+Each row holds the match's full record (JSON) and the summary columns the reports read. A row is
+committed as soon as its match ends, in WAL mode, so a SIGKILL at any moment loses at most the
+matches in flight, and a resume is a query: the keys already stored are skipped. Only the parent
+process of a run writes. The tournament's configuration is stored once; opening the store with a
+different one is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from apdp.errors import UserError
+from tournament.config import config_difference
+from tournament.events import Record, TournamentEvents
+from tournament.schedule import MatchSpec
+
+#: The database's file name inside an output folder.
+STORE_FILE = "tournament.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    config TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    key TEXT PRIMARY KEY,
+    topology TEXT NOT NULL,
+    tournament_seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    agents TEXT NOT NULL,      -- JSON list of names, company order
+    profit TEXT NOT NULL,      -- JSON list, company order
+    winner TEXT,               -- agent name, NULL when nobody won
+    faults TEXT NOT NULL,      -- JSON list of {agent, kind, phase, task, message}
+    record TEXT NOT NULL,      -- the full apdp-record/1 JSON
+    finished TEXT NOT NULL     -- UTC time the row was written
+);
+"""
+
+
+class StoreError(UserError):
+    """An output folder's store cannot be used (not a store, or another tournament's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """The summary of one stored match, as the reports read it."""
+
+    key: str
+    topology: str
+    tournament_seed: int
+    seed: int
+    agents: tuple[str, ...]
+    profit: tuple[float, ...]
+    winner: str | None
+    faults: tuple[dict[str, Any], ...]
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30.0)
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode: a committed match survives any crash of the process; only a power loss
+    # can drop the last few commits, and the database stays consistent either way.
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+class ResultsStore:
+    """The store of one output folder. Use :meth:`create_or_resume` to run, :meth:`open` to read."""
+
+    def __init__(self, folder: Path, conn: sqlite3.Connection) -> None:
+        self.folder = folder
+        self.conn = conn
+
+    @classmethod
+    def create_or_resume(cls, folder: str | Path, config: Mapping[str, Any]) -> ResultsStore:
+        """Open (creating it if needed) the store of ``folder`` for the tournament ``config``.
+
+        A store that already holds another configuration raises StoreError with one line.
+        """
+        folder = Path(folder)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            conn = _connect(folder / STORE_FILE)
+            with conn:
+                conn.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
+        wanted = json.dumps(dict(config), sort_keys=True)
+        with conn:
+            row = conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
+            if row is None:
+                now = datetime.now(UTC).isoformat(timespec="seconds")
+                conn.execute("INSERT INTO tournament VALUES (1, ?, ?)", (wanted, now))
+            else:
+                difference = config_difference(json.loads(row[0]), config)
+                if difference is not None:
+                    conn.close()
+                    raise StoreError(
+                        f"{folder} holds a tournament with another configuration: {difference}; "
+                        "rerun with the same options, or choose another --out"
+                    )
+        return cls(folder, conn)
+
+    @classmethod
+    def open(cls, folder: str | Path) -> ResultsStore:
+        """Open the existing store of ``folder`` for reading."""
+        folder = Path(folder)
+        path = folder / STORE_FILE
+        if not path.is_file():
+            raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE})")
+        try:
+            conn = _connect(path)
+            conn.execute("SELECT key FROM matches LIMIT 1")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: not a readable results store ({exc})") from None
+        return cls(folder, conn)
+
+    def config(self) -> dict[str, Any]:
+        """The stored tournament configuration."""
+        row = self.conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    def finished_keys(self) -> set[str]:
+        """Keys of the matches already stored."""
+        return {k for (k,) in self.conn.execute("SELECT key FROM matches")}
+
+    def add(self, match: MatchSpec, record: Record) -> None:
+        """Store one finished match and commit at once."""
+        result = record["result"]
+        winner_index = result.get("winner")
+        winner = None if winner_index is None else match.agents[int(winner_index)]
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match.key,
+                    match.topology,
+                    match.tournament_seed,
+                    match.seed,
+                    json.dumps(list(match.agents)),
+                    json.dumps([float(p) for p in result["profit"]]),
+                    winner,
+                    json.dumps(result.get("faults", [])),
+                    json.dumps(record, separators=(",", ":")),
+                    now,
+                ),
+            )
+
+    def matches(self) -> Iterator[StoredMatch]:
+        """Every stored match's summary, in key order."""
+        rows = self.conn.execute(
+            "SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults "
+            "FROM matches ORDER BY key"
+        )
+        for key, topology, t_seed, seed, agents, profit, winner, faults in rows:
+            yield StoredMatch(
+                key=key,
+                topology=topology,
+                tournament_seed=t_seed,
+                seed=seed,
+                agents=tuple(json.loads(agents)),
+                profit=tuple(json.loads(profit)),
+                winner=winner,
+                faults=tuple(json.loads(faults)),
+            )
+
+    def record(self, key: str) -> Record | None:
+        """The full record of the match ``key``, or None."""
+        row = self.conn.execute("SELECT record FROM matches WHERE key = ?", (key,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def close(self) -> None:
+        """Close the database."""
+        self.conn.close()
+
+
+class StoreWriter(TournamentEvents):
+    """Observer that stores each finished match the moment it ends."""
+
+    def __init__(self, store: ResultsStore) -> None:
+        self.store = store
+
+    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        self.store.add(match, record)
