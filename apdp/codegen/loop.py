@@ -1,0 +1,335 @@
+"""The generation loop: prompt a model, ingest its agent, check it, feed the report back (Refine@K).
+
+Strategies (from the study):
+
+* ``a1``, ``a2``: generate from the A1 or A2 prompt;
+* ``gen``: the model first rewrites the A1 prompt to optimise it, then generates from its version;
+* ``ir``: A1, then once the agent is clean its scores are sent back with "would you like to improve
+  anything, or shall we enter the tournament?"; a reply with code is checked again;
+* ``cr``: A1, then a critic model lists improvements to the clean agent and the generator implements
+  them.
+
+Every round's agent is written to ``agents/NAME.py`` (with its provenance) and checked with
+:func:`apdp.testing.check_agent`; while the check fails, its report goes back to the model, at most
+K times per phase. An improvement (IR, CR) that cannot be made clean within K repairs is dropped and
+the last clean agent restored. Every HTTP request and response, every extraction, ingest and check is
+appended to ``agents/NAME.transcript.jsonl``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from apdp.codegen.client import ChatClient
+from apdp.codegen.extract import ExtractError, extract_agent_code
+from apdp.codegen.ingest import IngestedAgent, check_free, ingest_code
+from apdp.codegen.prompts import prompt_hash, render, strategy_prompt
+from apdp.codegen.provenance import transcript_path, write_sidecar
+from apdp.errors import UserError
+from apdp.testing import CheckConfig, CheckReport, MatchOutcome, check_agent
+
+STRATEGIES = ("a1", "a2", "ir", "cr", "gen")
+Say = Callable[[str], None]
+
+
+class Transcript:
+    """An append-only JSONL log of one run: one object per line, each with a UTC time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = path.open("w", encoding="utf-8")
+
+    def write(self, entry: dict[str, Any]) -> None:
+        """Append ``entry`` (flushed at once, so a crash loses nothing)."""
+        line = {"time": datetime.now(UTC).isoformat(timespec="milliseconds"), **entry}
+        self._file.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+        self._file.flush()
+
+    def logger(self, role: str) -> Callable[[dict[str, Any]], None]:
+        """A sink for :class:`ChatClient` exchanges, tagged with ``role``."""
+        return lambda entry: self.write({"role": role, **entry})
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+
+class Conversation:
+    """A chat with one model: the message history, replayed on every request."""
+
+    def __init__(self, client: ChatClient, role: str, transcript: Transcript) -> None:
+        self.client = dataclasses.replace(client, log=transcript.logger(role))
+        self.role = role
+        self.messages: list[dict[str, str]] = []
+
+    def ask(self, content: str) -> str:
+        """Send ``content`` as the next user message; the model's reply text."""
+        self.messages.append({"role": "user", "content": content})
+        reply = self.client.complete(self.messages)
+        self.messages.append({"role": "assistant", "content": reply.text})
+        return reply.text
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """What to generate: strategy, agent name and folder, repair budget K and the check's matches."""
+
+    strategy: str
+    name: str
+    agents_dir: Path = Path("agents")
+    rounds: int = 3
+    check: CheckConfig = field(default_factory=CheckConfig)
+    force: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The end of a run: the agent kept, its last check and the transcript."""
+
+    ok: bool
+    agent: IngestedAgent | None
+    report: CheckReport | None
+    rounds: int
+    transcript: Path
+
+
+@dataclass
+class _Clean:
+    code: str
+    agent: IngestedAgent
+    report: CheckReport
+
+
+class _Session:
+    """The state of one run: round counter, current and last clean agent."""
+
+    def __init__(
+        self,
+        settings: RunSettings,
+        model: str,
+        prompt_sha: str,
+        extra: dict[str, Any],
+        transcript: Transcript,
+        say: Say,
+    ) -> None:
+        self.settings = settings
+        self.model = model
+        self.prompt_sha = prompt_sha
+        self.extra = extra
+        self.transcript = transcript
+        self.say = say
+        self.round = -1
+        self.agent: IngestedAgent | None = None
+        self.report: CheckReport | None = None
+        self.clean: _Clean | None = None
+
+    def settle(self, conversation: Conversation, message: str) -> bool:
+        """Ask, then repair while the check fails, at most K times; True once the agent is clean."""
+        return self._repair(conversation, self._exchange(conversation, message))
+
+    def improve(self, conversation: Conversation, message: str) -> None:
+        """Send an improvement request (IR, CR); keep its agent if clean, else restore the last."""
+        self.round += 1
+        self.say(f"round {self.round}: asking {conversation.client.model} to improve the agent")
+        reply = conversation.ask(message)
+        try:
+            extract_agent_code(reply)
+        except ExtractError:
+            self.transcript.write({"event": "no_improvement", "round": self.round})
+            self.say(f"round {self.round}: no new code; the agent enters as it is")
+            return
+        if not self._repair(conversation, self._check(reply)):
+            self._restore()
+
+    def _repair(self, conversation: Conversation, feedback: str | None) -> bool:
+        """Send ``feedback`` back while there is some, at most K times; True once clean."""
+        repairs = 0
+        while feedback is not None and repairs < self.settings.rounds:
+            repairs += 1
+            feedback = self._exchange(conversation, feedback)
+        return feedback is None
+
+    def _exchange(self, conversation: Conversation, message: str) -> str | None:
+        """One round: ask, then ingest and check the reply's agent."""
+        self.round += 1
+        self.say(f"round {self.round}: asking {conversation.client.model}")
+        return self._check(conversation.ask(message))
+
+    def _check(self, reply: str) -> str | None:
+        """Ingest and check one reply's agent; the feedback for the model, or None when clean."""
+        try:
+            code = extract_agent_code(reply)
+        except ExtractError as exc:
+            self.transcript.write({"event": "extract_error", "round": self.round, "error": str(exc)})
+            self.say(f"round {self.round}: {exc}")
+            return render("no_code", problem=f"{exc}.").text
+        self.agent = ingest_code(
+            code,
+            self.settings.name,
+            agents_dir=self.settings.agents_dir,
+            model=self.model,
+            strategy=self.settings.strategy,
+            round=self.round,
+            prompt_hash=self.prompt_sha,
+            extra=self.extra,
+            force=True,
+        )
+        self.transcript.write({"event": "ingest", "round": self.round, "path": self.agent.path})
+        self.say(f"round {self.round}: wrote {self.agent.path}; checking")
+        self.report = check_agent(self.agent.path, self.settings.check, on_match=self._on_match)
+        self.transcript.write(
+            {
+                "event": "check",
+                "round": self.round,
+                "ok": self.report.ok,
+                "report": self.report.text(),
+                "details": self.report.to_json(),
+            }
+        )
+        self._mark(self.agent, self.report.ok)
+        if self.report.ok:
+            self.say(f"round {self.round}: check passed")
+            self.clean = _Clean(code, self.agent, self.report)
+            return None
+        self.say(f"round {self.round}: check failed, {len(self.report.problems)} problem(s)")
+        return render("refine", report=self.report.text().rstrip("\n")).text
+
+    def _on_match(self, outcome: MatchOutcome) -> None:
+        self.say(f"  {outcome.summary()}")
+
+    def _mark(self, agent: IngestedAgent, ok: bool) -> None:
+        """Record the check's verdict in the sidecar."""
+        extra = {**agent.provenance.extra, "check": "passed" if ok else "failed"}
+        write_sidecar(agent.path, dataclasses.replace(agent.provenance, extra=extra))
+
+    def _restore(self) -> None:
+        """Put the last clean agent back after a failed improvement."""
+        clean = self.clean
+        if clean is None:
+            return
+        p = clean.agent.provenance
+        self.agent = ingest_code(
+            clean.code,
+            self.settings.name,
+            agents_dir=self.settings.agents_dir,
+            model=p.model,
+            strategy=p.strategy,
+            round=p.round,
+            prompt_hash=p.prompt_hash,
+            extra={**p.extra, "note": f"the improvement failed its check; round {p.round} kept"},
+            force=True,
+        )
+        self._mark(self.agent, True)
+        self.report = clean.report
+        self.transcript.write({"event": "restore", "round": p.round, "path": self.agent.path})
+        self.say(f"the improvement failed its check; restored the agent of round {p.round}")
+
+
+_MARKDOWN_BLOCK = re.compile(r"^```+[ \t]*(?:markdown|md)?[ \t]*\n(.*)\n```+[ \t]*$", re.S | re.M)
+
+
+def optimised_prompt(reply: str) -> str:
+    """The prompt a GEN model wrote: its fenced markdown block, else the whole reply."""
+    match = _MARKDOWN_BLOCK.search(reply)
+    text = (match.group(1) if match else reply).strip()
+    if not text:
+        raise UserError("the model returned an empty prompt when asked to optimise the A1 prompt")
+    return text + "\n"
+
+
+def run(
+    settings: RunSettings,
+    generator: ChatClient,
+    critic: ChatClient | None = None,
+    say: Say = lambda _line: None,
+) -> RunResult:
+    """Run one strategy end to end; see the module docstring. ``say`` receives progress lines.
+
+    Raises UserError for bad settings, an agent name already taken (without ``force``), or a chat
+    endpoint that cannot answer; the transcript keeps everything up to that point.
+    """
+    if settings.strategy not in STRATEGIES:
+        raise UserError(f"unknown strategy {settings.strategy!r}; use one of {', '.join(STRATEGIES)}")
+    if settings.rounds < 0:
+        raise UserError(f"--rounds must be >= 0, got {settings.rounds}")
+    path = check_free(settings.name, settings.agents_dir, None, settings.force)
+    transcript = Transcript(transcript_path(path))
+    try:
+        return _run(settings, generator, critic, say, transcript)
+    except UserError as exc:
+        transcript.write({"event": "error", "error": str(exc)})
+        raise
+    finally:
+        transcript.close()
+
+
+def _run(
+    settings: RunSettings,
+    generator: ChatClient,
+    critic: ChatClient | None,
+    say: Say,
+    transcript: Transcript,
+) -> RunResult:
+    strategy = settings.strategy
+    base = strategy_prompt("a2" if strategy == "a2" else "a1")
+    critic = critic or generator
+    extra: dict[str, Any] = {"refine_rounds": settings.rounds}
+    transcript.write(
+        {
+            "event": "start",
+            "strategy": strategy,
+            "model": generator.model,
+            "critic_model": critic.model if strategy == "cr" else None,
+            "name": settings.name,
+            "rounds": settings.rounds,
+            "prompt": base.template,
+            "prompt_hash": base.sha256,
+        }
+    )
+    prompt_text, sha = base.text, base.sha256
+    if strategy == "gen":
+        say(f"asking {generator.model} to optimise the A1 prompt")
+        optimiser = Conversation(generator, "prompt-optimiser", transcript)
+        prompt_text = optimised_prompt(optimiser.ask(render("gen", prompt=base.text).text))
+        sha = prompt_hash(prompt_text)
+        extra["base_prompt_hash"] = base.sha256
+        transcript.write({"event": "prompt", "prompt_hash": sha, "text": prompt_text})
+    if strategy == "cr":
+        extra["critic_model"] = critic.model
+    session = _Session(settings, generator.model, sha, extra, transcript, say)
+    conversation = Conversation(generator, "generator", transcript)
+    clean = session.settle(conversation, prompt_text)
+    if clean and strategy == "ir":
+        assert session.report is not None
+        session.improve(conversation, render("ir", scores=session.report.scores_text()).text)
+    elif clean and strategy == "cr":
+        assert session.clean is not None
+        say(f"asking the critic {critic.model} for improvements")
+        reviewer = Conversation(critic, "critic", transcript)
+        critique = reviewer.ask(
+            render(
+                "cr_critic",
+                prompt=prompt_text.rstrip("\n"),
+                code=session.clean.code.rstrip("\n"),
+                scores=session.clean.report.scores_text(),
+            ).text
+        )
+        session.improve(conversation, render("cr_implement", critique=critique.strip()).text)
+    ok = session.report is not None and session.report.ok
+    transcript.write(
+        {
+            "event": "end",
+            "ok": ok,
+            "round": session.round,
+            "path": session.agent.path if session.agent else None,
+        }
+    )
+    return RunResult(ok, session.agent, session.report, session.round, transcript.path)
