@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from apdp import Action, Agent, Company, Stop, Task, TaskDistribution, Topology, Vehicle, plan_from_stops
+from apdp import (
+    Action,
+    Agent,
+    Company,
+    Stop,
+    Task,
+    TaskDistribution,
+    Topology,
+    Vehicle,
+    plan_from_stops,
+)
 
 
 class Template(Agent):

@@ -1,6 +1,6 @@
 """The referee's handle on one agent process: start it, call it under a hard deadline, stop it.
 
-Each agent runs in a fresh process made by a fork server (so it inherits nothing of the referee's
+Each agent runs in a fresh process forked by the zygote (so it inherits nothing of the referee's
 state: not the task sequence, not the seed). A call that does not answer within its time limit
 gets the process killed, whatever it is doing. Replies are bounded JSON, validated here.
 """
@@ -9,31 +9,88 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
+import pickle
+import select
 import signal
+import socket
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
-from multiprocessing.context import ForkServerContext
+from multiprocessing.connection import Connection
 from typing import Any
 
 from apdp.fault import FaultKind
-from apdp.sandbox.worker import Limits, worker_main
+from apdp.sandbox.worker import Limits
 
 #: Largest reply accepted from an agent process, in bytes.
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 
-_context: ForkServerContext | None = None
+class Zygote:
+    """The referee's link to its zygote process (one per referee process, shared by threads)."""
 
+    _instance: Zygote | None = None
+    _instance_lock = threading.Lock()
 
-def _fork_server() -> ForkServerContext:
-    global _context
-    if _context is None:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["apdp.sandbox.worker"])
-        _context = ctx
-    return _context
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "apdp.sandbox.zygote", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self._control = ours
+        self._lock = threading.Lock()
+        self._exits: dict[int, int] = {}
+        self._owner = os.getpid()
+
+    @classmethod
+    def get(cls) -> Zygote:
+        """This process's zygote, started on first use (and anew in a forked child)."""
+        with cls._instance_lock:
+            z = cls._instance
+            if z is None or z._owner != os.getpid() or z._process.poll() is not None:
+                z = cls._instance = Zygote()
+            return z
+
+    def _read(self, timeout: float | None) -> tuple[Any, ...] | None:
+        ready, _, _ = select.select([self._control], [], [], timeout)
+        if not ready:
+            return None
+        data = self._control.recv(1 << 16)
+        if not data:
+            raise OSError("the zygote process ended")
+        msg: tuple[Any, ...] = pickle.loads(data)
+        if msg[0] == "exit":
+            self._exits[msg[1]] = msg[2]
+        return msg
+
+    def spawn(self, limits: Limits) -> tuple[int, Connection]:
+        """A new agent process and the referee's end of its conversation."""
+        ours, theirs = socket.socketpair()
+        with self._lock:
+            socket.send_fds(self._control, [pickle.dumps(limits)], [theirs.fileno()])
+            theirs.close()
+            while True:
+                msg = self._read(30.0)
+                if msg is None:
+                    raise OSError("the zygote did not answer")
+                if msg[0] == "spawned":
+                    return int(msg[1]), Connection(ours.detach())
+
+    def exit_code(self, pid: int, timeout: float) -> int | None:
+        """The exit code of an agent process (negative: killed by that signal), if it ended in time."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while pid not in self._exits:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._read(left) is None:
+                    return None
+            return self._exits.pop(pid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,31 +117,22 @@ class AgentProcess:
 
     memory_mb: int
     output_kb: int
-    _process: multiprocessing.process.BaseProcess | None = field(default=None, init=False)
-    _conn: Any = field(default=None, init=False)
+    _pid: int | None = field(default=None, init=False)
+    _conn: Connection | None = field(default=None, init=False)
     _output_path: str = field(default="", init=False)
     _killed: bool = field(default=False, init=False)
 
     def start(self) -> None:
         """Start the process (it runs no agent code until ``setup``)."""
-        ctx = _fork_server()
         fd, self._output_path = tempfile.mkstemp(prefix="apdp-agent-", suffix=".log")
         os.close(fd)
-        parent, child = ctx.Pipe(duplex=True)
         limits = Limits(self.memory_mb * 1024 * 1024, self.output_kb * 1024, self._output_path)
-        process = ctx.Process(target=worker_main, args=(child, limits), daemon=True)
-        process.start()
-        child.close()
-        self._process, self._conn = process, parent
-
-    @property
-    def alive(self) -> bool:
-        return self._process is not None and self._process.is_alive() and not self._killed
+        self._pid, self._conn = Zygote.get().spawn(limits)
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
         start = time.monotonic()
-        if self._process is None or self._killed:
+        if self._conn is None or self._killed:
             return CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)
         try:
             self._conn.send((method, args))
@@ -123,9 +171,8 @@ class AgentProcess:
         return CallResult(reply, None, took)
 
     def _death(self) -> CallFault:
-        assert self._process is not None
-        self._process.join(1.0)
-        code = self._process.exitcode
+        assert self._pid is not None
+        code = Zygote.get().exit_code(self._pid, 1.0)
         self._killed = True
         if code is None:
             self.kill()
@@ -139,23 +186,19 @@ class AgentProcess:
     def kill(self) -> None:
         """Stop the process and everything it started, at once."""
         self._killed = True
-        process = self._process
-        if process is None or process.pid is None:
+        if self._pid is None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        process.join(5.0)
+        for kill in (os.killpg, os.kill):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                kill(self._pid, signal.SIGKILL)
 
     def stop(self) -> str:
         """End the process and return what it printed (bounded)."""
         if self._conn is not None:
             with contextlib.suppress(OSError):
                 self._conn.close()
-        if self._process is not None:
-            self._process.join(0.5)
-            self.kill()
+        # The worker writes its output unbuffered, so stopping it now loses none of it.
+        self.kill()
         return self._read_output()
 
     def _read_output(self) -> str:

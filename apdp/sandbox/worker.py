@@ -150,7 +150,7 @@ def _plans_to_json(value: object) -> Any:
     return {"plans": plans}
 
 
-def _fault_reply(exc: BaseException, agent_file: str) -> dict[str, Any]:
+def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> dict[str, Any]:
     kind = "memory" if isinstance(exc, MemoryError) else "exception"
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""
@@ -158,7 +158,10 @@ def _fault_reply(exc: BaseException, agent_file: str) -> dict[str, Any]:
         if frame.filename == agent_file:
             where = f" (line {frame.lineno}, in {frame.name})"
             break
-    message = f"{type(exc).__name__}: {exc}{where}" if kind == "exception" else "out of memory"
+    if kind == "memory":
+        message = f"out of memory: the limit is {memory_bytes // 2**20} MiB per agent process{where}"
+    else:
+        message = f"{type(exc).__name__}: {exc}{where}"
     tb = "".join(traceback.format_exception(exc))
     return {"fault": kind, "message": message[:2000], "traceback": tb[-8000:]}
 
@@ -225,6 +228,6 @@ def worker_main(conn: Connection, limits: Limits) -> None:
             else:
                 reply = {"fault": "exception", "message": f"unknown request {method!r}"}
         except Exception as exc:  # the agent's own error: report it, keep serving
-            reply = _fault_reply(exc, agent_file)
+            reply = _fault_reply(exc, agent_file, limits.memory_bytes)
         _send(conn, reply)
 

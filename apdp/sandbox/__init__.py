@@ -1,0 +1,1 @@
+"""Running untrusted agents in their own processes, under limits enforced from outside."""

@@ -1,0 +1,98 @@
+"""The zygote: a clean process that forks agent processes on the referee's request.
+
+The referee starts it once (a fresh interpreter that imports apdp and nothing of the caller's),
+then asks it for each agent process. Forking from the zygote is fast (modules are already loaded)
+and gives the agent a process that holds nothing of the referee: not the seed, not the tasks to
+come. The zygote reaps its children and reports each exit status to the referee.
+
+Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with one file
+descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid)``;
+whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import pickle
+import select
+import signal
+import socket
+import sys
+from multiprocessing.connection import Connection
+
+#: Modules imported once in the zygote so that agent processes start with them loaded.
+PRELOAD = ("apdp.sandbox.worker", "baselines.planning")
+
+
+def _returncode(status: int) -> int:
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
+
+
+def _run_child(control: socket.socket, fd: int, limits: object) -> None:
+    """In the forked child: become the agent's worker; never return to the zygote's loop."""
+    code = 1
+    try:
+        control.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        from apdp.sandbox.worker import Limits, worker_main
+
+        assert isinstance(limits, Limits)
+        worker_main(Connection(fd), limits)
+        code = 0
+    except SystemExit as exc:  # the agent called sys.exit
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        code = 1
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+        os._exit(code)
+
+
+def serve(control_fd: int) -> None:
+    """The zygote's loop: fork on request, report exits, end when the referee goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    control = socket.socket(fileno=control_fd)
+    children: set[int] = set()
+    try:
+        while True:
+            readable, _, _ = select.select([control], [], [], 0.05)
+            while children:
+                try:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == 0:
+                    break
+                children.discard(pid)
+                control.send(pickle.dumps(("exit", pid, _returncode(status))))
+            if not readable:
+                continue
+            msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
+            if not msg:
+                return
+            limits = pickle.loads(msg)
+            pid = os.fork()
+            if pid == 0:
+                _run_child(control, fds[0], limits)
+            for fd in fds:
+                os.close(fd)
+            children.add(pid)
+            control.send(pickle.dumps(("spawned", pid)))
+    except (BrokenPipeError, ConnectionResetError, OSError):
+        pass
+    finally:
+        for pid in children:  # the referee is gone: so are its agents
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]))

@@ -1,0 +1,3 @@
+"""A file with no agent class in it."""
+
+VALUE = 1

@@ -1,0 +1,4 @@
+from apdp import Agent
+
+class Broken(Agent)
+    pass
