@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from apdp.discovery import available_agents, find_agent
@@ -59,7 +61,9 @@ def _short(value: Any, limit: int = 80) -> str:
 
 def config_difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
     """A short phrase naming the first difference between two stored configurations, or None."""
-    for key in sorted(set(stored) | set(current)):
+    order = ["format", "agents", "topologies", "seed", "repeat", "scenario", "agent_files"]
+    keys = order + sorted((set(stored) | set(current)) - set(order))
+    for key in keys:
         old, new = stored.get(key), current.get(key)
         if old == new:
             continue
@@ -106,7 +110,10 @@ def resolve_topologies(spec: str) -> list[str]:
         name = name.strip()
         if not name:
             raise UserError(f"--topology {spec!r} has an empty name; give e.g. france or all")
-        canonical = load_topology(name).name
+        loaded = load_topology(name)
+        # a network given as a file stays a (absolute) path, so that workers can load it too
+        is_file = name.endswith(".toml") or os.sep in name
+        canonical = str(Path(name).resolve()) if is_file else loaded.name
         if canonical not in out:
             out.append(canonical)
     return out

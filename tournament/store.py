@@ -95,6 +95,7 @@ class ResultsStore:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
         wanted = json.dumps(dict(config), sort_keys=True)
+        difference = None
         with conn:
             row = conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
             if row is None:
@@ -102,12 +103,12 @@ class ResultsStore:
                 conn.execute("INSERT INTO tournament VALUES (1, ?, ?)", (wanted, now))
             else:
                 difference = config_difference(json.loads(row[0]), config)
-                if difference is not None:
-                    conn.close()
-                    raise StoreError(
-                        f"{folder} holds a tournament with another configuration: {difference}; "
-                        "rerun with the same options, or choose another --out"
-                    )
+        if difference is not None:
+            conn.close()
+            raise StoreError(
+                f"{folder} holds a tournament with another configuration: {difference}; "
+                "rerun with the same options, or choose another --out"
+            )
         return cls(folder, conn)
 
     @classmethod

@@ -1,0 +1,144 @@
+"""Reports over any number of results folders: table, markdown, csv or json.
+
+Sections: the study's table (standings with ratings), the pairwise grid (W-D-L of each row agent
+against each column agent, both sides pooled), every pairing side by side (W/D/L and both mean
+profits), faults per agent and kind, and profit statistics per agent. ``csv`` prints each section
+as its own CSV block after a ``# section`` line; ``json`` has ``agents``, ``matches`` and the rest.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from apdp.errors import UserError
+from tournament.stats import PooledMatch, Statistics, compute, match_json
+from tournament.store import ResultsStore
+
+FORMATS = ("table", "markdown", "csv", "json")
+
+#: Keys of each JSON ``agents`` entry, in order.
+AGENT_FIELDS = (
+    "agent", "avg_wins", "sd_wins", "avg_losses", "sd_losses", "total_wins", "total_losses",
+    "draws", "win_rate", "faults", "rating", "rating_low", "rating_high",
+)
+
+
+def load(folders: Sequence[str | Path]) -> list[PooledMatch]:
+    """Every stored match of ``folders``; a folder without results raises UserError."""
+    pooled: list[PooledMatch] = []
+    for folder in folders:
+        store = ResultsStore.open(folder)
+        try:
+            label = str(folder)
+            pooled += [
+                PooledMatch((label, m.topology, m.tournament_seed), m) for m in store.matches()
+            ]
+        finally:
+            store.close()
+    if not pooled:
+        raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}")
+    return pooled
+
+
+Section = tuple[str, list[str], list[list[Any]]]
+
+
+def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
+    if agent == opponent:
+        return ""
+    w, d, lo = stats.grid.get(agent, {}).get(opponent, (0, 0, 0))
+    return f"{w}-{d}-{lo}"
+
+
+def sections(stats: Statistics) -> list[Section]:
+    """(title, headers, rows) of every section, in print order."""
+    out: list[Section] = []
+    out.append((
+        f"Standings: {stats.tournaments} tournament(s), {stats.matches} matches",
+        ["agent", "avg wins", "sd", "avg losses", "sd", "wins", "losses", "draws", "win rate",
+         "faults", "rating", "95% CI"],
+        [[s.agent, round(s.avg_wins, 2), round(s.sd_wins, 2), round(s.avg_losses, 2),
+          round(s.sd_losses, 2), s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}",
+          s.faults, round(s.rating), f"{s.rating_low:.0f}-{s.rating_high:.0f}"]
+         for s in stats.standings],
+    ))
+    names = [s.agent for s in stats.standings]
+    out.append((
+        "Pairwise grid: W-D-L of the row agent against the column agent",
+        ["", *names],
+        [[a, *(_grid_cell(stats, a, o) for o in names)] for a in names],
+    ))
+    out.append((
+        "Pairings by side: company 0 agent vs company 1 agent",
+        ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
+        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, round(g.profit, 1),
+          round(g.opponent_profit, 1)] for g in stats.legs],
+    ))
+    kinds = stats.fault_kinds
+    out.append((
+        "Faults per agent and kind" if stats.faults else "Faults: none",
+        ["agent", *kinds, "total"],
+        [[a, *(c.get(k, 0) for k in kinds), sum(c.values())] for a, c in stats.faults.items()],
+    ))
+    out.append((
+        "Profit per match",
+        ["agent", "matches", "mean", "sd", "min", "median", "max"],
+        [[p.agent, p.matches, round(p.mean, 1), round(p.sd, 1), round(p.min, 1),
+          round(p.median, 1), round(p.max, 1)] for p in stats.profits],
+    ))
+    return out
+
+
+def to_json(stats: Statistics, pooled: Sequence[PooledMatch]) -> dict[str, Any]:
+    """The JSON report."""
+    return {
+        "tournaments": stats.tournaments,
+        "agents": [
+            {**{k: asdict(s)[k] for k in AGENT_FIELDS}, "matches": s.matches,
+             "tournaments": s.tournaments}
+            for s in stats.standings
+        ],
+        "pairs": [asdict(g) for g in stats.legs],
+        "faults": stats.faults,
+        "profits": [asdict(p) for p in stats.profits],
+        "matches": [match_json(p) for p in pooled],
+    }
+
+
+def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str) -> str:
+    """The report in ``fmt`` (one of FORMATS)."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if fmt == "json":
+        return json.dumps(to_json(stats, pooled), indent=2)
+    blocks = []
+    for title, headers, rows in sections(stats):
+        if fmt == "csv":
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(headers)
+            writer.writerows(rows)
+            blocks.append(f"# {title}\n{buffer.getvalue()}")
+        elif not rows:
+            blocks.append(f"{title}\n" if fmt == "table" else f"## {title}\n")
+        elif fmt == "markdown":
+            blocks.append(f"## {title}\n\n{tabulate(rows, headers, tablefmt='github')}\n")
+        else:
+            blocks.append(f"{title}\n{tabulate(rows, headers, tablefmt='simple')}\n")
+    return "\n".join(blocks)
+
+
+def report(folders: Sequence[str | Path], fmt: str = "table") -> str:
+    """The report over the results of ``folders`` in ``fmt``."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    pooled = load(folders)
+    return render(compute(pooled), pooled, fmt)
