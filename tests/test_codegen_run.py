@@ -1,0 +1,414 @@
+"""The chat client and the generation loop against a scripted chat-completions server on loopback.
+
+The server speaks the OpenAI chat-completions API on 127.0.0.1 (ephemeral port) and answers from a
+script: never a real model. Check matches are small (5 tasks, bid limit 0.5 s, one opponent, one
+network); only the timeout test depends on time, with a 3 s sleep against a 0.5 s limit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apdp.codegen.client import ChatClient, ChatError
+from apdp.codegen.loop import RunSettings, run
+from apdp.codegen.prompts import prompt_hash, strategy_prompt
+from apdp.codegen.provenance import read_provenance
+from apdp.errors import UserError
+from apdp.testing import CheckConfig
+
+GOOD = '''\
+from apdp import Agent, Stop, plan_from_stops
+
+
+class Good(Agent):
+    """Cost-based bids; every task carried alone by the first vehicle."""
+
+    def bid(self, task):
+        vehicle = self.company.vehicles[0]
+        if task.weight > vehicle.capacity:
+            return None
+        km = self.topology.distance(task.pickup, task.delivery)
+        return km * vehicle.cost_per_km + 500.0
+
+    def plan(self, vehicles, tasks):
+        stops = []
+        for task in tasks:
+            stops += [Stop.pickup(task), Stop.deliver(task)]
+        first = plan_from_stops(self.topology, vehicles[0], stops)
+        return [first] + [[] for _ in vehicles[1:]]
+'''
+
+BETTER = GOOD.replace("+ 500.0", "+ 400.0").replace("class Good", "class Better")
+
+SLOW = '''\
+import time
+
+from apdp import Agent
+
+
+class Slow(Agent):
+    """Ignores the bid time limit."""
+
+    def bid(self, task):
+        time.sleep(3.0)
+        return 1000.0
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+
+def answer(text: str) -> str:
+    """A model's reply with ``text`` in a fenced python block, as models write them."""
+    return f"Here is the agent.\n\n```python\n{text}```\n\nGood luck!"
+
+
+@dataclass
+class ChatServer:
+    """A scripted chat-completions endpoint; each step is (status, body) or a reply text."""
+
+    url: str
+    script: list[tuple[int, str]] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+
+    def reply(self, text: str, model: str = "scripted") -> None:
+        body = {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        }
+        self.script.append((200, json.dumps(body)))
+
+    def raw(self, status: int, body: str) -> None:
+        self.script.append((status, body))
+
+    def user_messages(self, k: int) -> list[str]:
+        """The user messages of request ``k``."""
+        return [m["content"] for m in self.requests[k]["messages"] if m["role"] == "user"]
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    state = ChatServer(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            state.requests.append(json.loads(self.rfile.read(length)))
+            state.headers.append(dict(self.headers))
+            if self.path != "/v1/chat/completions":
+                status, body = 404, '{"error": {"message": "not found"}}'
+            elif state.script:
+                status, body = state.script.pop(0)
+            else:
+                status, body = 400, '{"error": {"message": "the test script is exhausted"}}'
+            data = body.encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    try:
+        yield state
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def _no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+
+CHECK = CheckConfig(opponents=("template",), topologies=("france",), tasks=5, timeouts={"bid": 0.5, "plan": 5.0})
+
+
+def client(server: ChatServer, model: str = "test-model", **kw: Any) -> ChatClient:
+    return ChatClient(server.url, model, backoff=0.0, retries=kw.pop("retries", 2), **kw)
+
+
+def settings(tmp_path: Path, strategy: str = "a1", rounds: int = 2, **kw: Any) -> RunSettings:
+    return RunSettings(
+        strategy=strategy,
+        name=kw.pop("name", "gen-agent"),
+        agents_dir=tmp_path / "agents",
+        rounds=rounds,
+        check=CHECK,
+        **kw,
+    )
+
+
+def transcript(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def events(path: Path) -> list[str]:
+    return [e["event"] for e in transcript(path)]
+
+
+# -- the client ------------------------------------------------------------------------------
+
+
+def test_client_sends_model_messages_and_key(server: ChatServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    server.reply("hello", model="served-model")
+    reply = ChatClient(server.url, "m1").complete([{"role": "user", "content": "hi"}])
+    assert reply.text == "hello" and reply.model == "served-model"
+    assert server.requests[0] == {"model": "m1", "messages": [{"role": "user", "content": "hi"}]}
+    assert server.headers[0]["Authorization"] == "Bearer sk-test"
+
+
+def test_client_retries_500_and_429(server: ChatServer) -> None:
+    log: list[dict[str, Any]] = []
+    server.raw(500, '{"error": {"message": "overloaded"}}')
+    server.raw(429, '{"error": "slow down"}')
+    server.reply("ok")
+    assert client(server, log=log.append).complete([{"role": "user", "content": "x"}]).text == "ok"
+    assert [e.get("status") for e in log if e["event"] != "request"] == [500, 429, 200]
+
+
+def test_client_gives_up_after_retries(server: ChatServer) -> None:
+    for _ in range(3):
+        server.raw(503, "busy")
+    with pytest.raises(ChatError, match=r"kept failing \(HTTP 503\)"):
+        client(server).complete([{"role": "user", "content": "x"}])
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_client_refused_key_is_one_line(server: ChatServer, status: int) -> None:
+    server.raw(status, '{"error": {"message": "Incorrect API key provided"}}')
+    with pytest.raises(ChatError) as info:
+        client(server).complete([{"role": "user", "content": "x"}])
+    message = str(info.value)
+    assert "refused the API key" in message and "OPENAI_API_KEY" in message
+    assert "\n" not in message and len(server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [("<html>oops</html>", "not JSON"), ('{"choices": []}', "no choices"), ("{}", "no choices")],
+)
+def test_client_malformed_response(server: ChatServer, body: str, expected: str) -> None:
+    server.raw(200, body)
+    with pytest.raises(ChatError, match=f"malformed response .*{expected}"):
+        client(server).complete([{"role": "user", "content": "x"}])
+
+
+def test_client_bad_urls(server: ChatServer) -> None:
+    with pytest.raises(ChatError, match="bad --base-url"):
+        ChatClient("ftp://example.org", "m")
+    with pytest.raises(ChatError, match="bad --base-url"):
+        ChatClient("localhost:8000", "m")
+    with pytest.raises(ChatError, match=r"no chat-completions endpoint .*HTTP 404"):
+        ChatClient(server.url + "/wrong", "m", retries=0).complete([{"role": "user", "content": "x"}])
+    closed = server.url.rsplit(":", 1)[0] + ":9"  # discard port: nothing listens
+    with pytest.raises(ChatError, match=r"cannot reach .* after 2 attempts"):
+        ChatClient(closed, "m", retries=1, backoff=0.0, timeout=2).complete([{"role": "user", "content": "x"}])
+
+
+# -- the loop --------------------------------------------------------------------------------
+
+
+def test_a1_working_agent(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD))
+    result = run(settings(tmp_path), client(server))
+    assert result.ok and result.rounds == 0
+    assert result.agent is not None
+    path = result.agent.path
+    assert path == tmp_path / "agents" / "gen-agent.py"
+    assert path.read_text().endswith(GOOD)
+    a1 = strategy_prompt("a1")
+    assert server.user_messages(0) == [a1.text]
+    prov = read_provenance(path)
+    assert prov is not None
+    assert prov["model"] == "test-model" and prov["strategy"] == "a1" and prov["round"] == 0
+    assert prov["prompt_hash"] == a1.sha256 and prov["check"] == "passed"
+    assert result.transcript == tmp_path / "agents" / "gen-agent.transcript.jsonl"
+    assert events(result.transcript) == ["start", "request", "response", "ingest", "check", "end"]
+
+
+def test_timeout_bug_then_fix(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(SLOW))
+    server.reply(answer(GOOD))
+    result = run(settings(tmp_path), client(server))
+    assert result.ok and result.rounds == 1
+    feedback = server.user_messages(1)[-1]
+    assert "Timeouts" in feedback and "in bid on task 0" in feedback and "0.5 s" in feedback
+    # the repair request replays the conversation: prompt, the buggy reply, the report
+    assert [m["role"] for m in server.requests[1]["messages"]] == ["user", "assistant", "user"]
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["round"] == 1
+    checks = [e for e in transcript(result.transcript) if e["event"] == "check"]
+    assert [c["ok"] for c in checks] == [False, True]
+    assert checks[0]["details"]["problems"][0]["category"] == "timeout"
+
+
+def test_reply_without_code_is_sent_back(server: ChatServer, tmp_path: Path) -> None:
+    server.reply("I would use a genetic algorithm for this.")
+    server.reply(answer(GOOD))
+    result = run(settings(tmp_path), client(server))
+    assert result.ok and result.rounds == 1
+    assert "no fenced ```python code block" in server.user_messages(1)[-1]
+    assert "extract_error" in events(result.transcript)
+
+
+def test_reply_without_agent_class_and_no_rounds_left(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer("x = 1\n"))
+    result = run(settings(tmp_path, rounds=0), client(server))
+    assert not result.ok and result.agent is None and result.report is None
+    assert not (tmp_path / "agents" / "gen-agent.py").exists()
+    assert events(result.transcript)[-2:] == ["extract_error", "end"]
+
+
+def test_malformed_response_stops_with_one_line(server: ChatServer, tmp_path: Path) -> None:
+    server.raw(200, "this is not JSON")
+    with pytest.raises(UserError, match="malformed response"):
+        run(settings(tmp_path), client(server))
+    log = transcript(tmp_path / "agents" / "gen-agent.transcript.jsonl")
+    assert log[-1]["event"] == "error" and "malformed" in log[-1]["error"]
+
+
+def test_http_500_then_success(server: ChatServer, tmp_path: Path) -> None:
+    server.raw(500, '{"error": {"message": "internal error"}}')
+    server.reply(answer(GOOD))
+    result = run(settings(tmp_path), client(server))
+    assert result.ok and result.rounds == 0
+    kinds = [(e["event"], e.get("status")) for e in transcript(result.transcript)]
+    assert ("http_error", 500) in kinds and ("response", 200) in kinds
+
+
+def test_ir_improves_after_clean_check(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD))
+    server.reply(answer(BETTER))
+    result = run(settings(tmp_path, "ir"), client(server))
+    assert result.ok and result.rounds == 1
+    ask = server.user_messages(1)[-1]
+    assert "shall we enter the tournament? We need to win!" in ask and "self-play on france" in ask
+    assert "class Better" in (tmp_path / "agents" / "gen-agent.py").read_text()
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["strategy"] == "ir" and prov["round"] == 1
+
+
+def test_ir_without_new_code_keeps_the_agent(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD))
+    server.reply("Let's enter the tournament!")
+    result = run(settings(tmp_path, "ir"), client(server))
+    assert result.ok and "class Good" in (tmp_path / "agents" / "gen-agent.py").read_text()
+    assert "no_improvement" in events(result.transcript)
+
+
+def test_ir_failed_improvement_restores_clean_agent(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD))
+    server.reply(answer(SLOW))
+    server.reply(answer(SLOW))
+    result = run(settings(tmp_path, "ir", rounds=1), client(server))
+    assert result.ok
+    text = (tmp_path / "agents" / "gen-agent.py").read_text()
+    assert "class Good" in text
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["round"] == 0 and "improvement failed" in prov["note"]
+    assert events(result.transcript)[-2:] == ["restore", "end"]
+
+
+def test_cr_critic_then_generator(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD))
+    server.reply("1. Bid your marginal cost.\n2. Use both vehicles.")
+    server.reply(answer(BETTER))
+    critic = client(server, model="critic-model")
+    result = run(settings(tmp_path, "cr"), client(server), critic)
+    assert result.ok and result.rounds == 1
+    assert [r["model"] for r in server.requests] == ["test-model", "critic-model", "test-model"]
+    assert "class Good" in server.user_messages(1)[0]  # the critic sees the agent
+    assert "Use both vehicles" in server.user_messages(2)[-1]
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["critic_model"] == "critic-model" and prov["strategy"] == "cr"
+    roles = {e.get("role") for e in transcript(result.transcript)}
+    assert {"generator", "critic"} <= roles
+
+
+def test_gen_optimises_the_prompt_first(server: ChatServer, tmp_path: Path) -> None:
+    optimised = "Write the best APDP agent. Follow every rule."
+    server.reply(f"Sure:\n```markdown\n{optimised}\n```\n")
+    server.reply(answer(GOOD))
+    result = run(settings(tmp_path, "gen"), client(server))
+    assert result.ok
+    assert strategy_prompt("a1").text in server.user_messages(0)[0]
+    assert server.user_messages(1) == [optimised + "\n"]
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["prompt_hash"] == prompt_hash(optimised + "\n")
+    assert prov["base_prompt_hash"] == strategy_prompt("a1").sha256
+
+
+def test_run_refuses_an_existing_agent(server: ChatServer, tmp_path: Path) -> None:
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "gen-agent.py").write_text("# mine\n")
+    with pytest.raises(UserError, match="already exists"):
+        run(settings(tmp_path), client(server))
+    assert server.requests == []
+    server.reply(answer(GOOD))
+    assert run(settings(tmp_path, force=True), client(server)).ok
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def apdp(args: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    from apdp.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["apdp", *args])
+    with pytest.raises(SystemExit) as info:
+        main()
+    return int(info.value.code or 0)
+
+
+CHECK_ARGS = ["--tasks", "5", "--bid-timeout", "0.5", "--opponent", "template", "--topology", "france"]
+
+
+def test_cli_run(
+    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.reply(answer(SLOW))
+    server.reply(answer(GOOD))
+    agents = tmp_path / "agents"
+    base = ["codegen", "run", "--model", "m", "--base-url", server.url, "--agents-dir", str(agents)]
+    code = apdp([*base, "--name", "cli-agent", "--backoff", "0", *CHECK_ARGS], monkeypatch)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "clean after round 1" in out.out and "round 0: check failed" in out.err
+    assert (agents / "cli-agent.transcript.jsonl").is_file()
+
+    server.reply("no code, sorry")
+    code = apdp([*base, "--name", "other", "--rounds", "0", *CHECK_ARGS], monkeypatch)
+    assert code == 1
+
+    server.raw(200, "{not json")
+    code = apdp([*base, "--name", "third", *CHECK_ARGS], monkeypatch)
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().splitlines()[-1].startswith("error: ")
+    assert "malformed response" in err
+
+
+def test_cli_run_bad_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = ["codegen", "run", "--model", "m", "--agents-dir", str(tmp_path)]
+    assert apdp([*base, "--base-url", "nope"], monkeypatch) == 2
+    assert apdp([*base, "--base-url", "http://127.0.0.1:9", "--strategy", "zz"], monkeypatch) == 2
