@@ -221,7 +221,8 @@ class CheckReport:
                     where.append(f"on task {p.task}")
                 prefix = " ".join(where)
                 seen = ", ".join(p.matches[:4]) + (" ..." if len(p.matches) > 4 else "")
-                lines.append(f"{n}. {prefix + ': ' if prefix else ''}{p.message} [{seen}]")
+                seen = f" [{seen}]" if seen else ""
+                lines.append(f"{n}. {prefix + ': ' if prefix else ''}{p.message}{seen}")
                 if p.traceback:
                     tb = p.traceback.rstrip("\n").splitlines()
                     if len(tb) > traceback_lines:

@@ -124,7 +124,7 @@ def server() -> Iterator[ChatServer]:
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     try:
