@@ -8,6 +8,11 @@ import sys
 
 import typer
 
+try:  # typer >= 0.29 carries its own copy of click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer on top of click
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+
 from apdp.errors import UserError
 
 #: Subcommand modules, in the order ``apdp --help`` lists them.
@@ -56,10 +61,21 @@ def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents",
 def main() -> None:
     """Entry point: a user's mistake prints one line and exits 2, never a traceback."""
     try:
-        app(args=spread_multi_values(sys.argv[1:]), prog_name="apdp")
+        code = app(args=spread_multi_values(sys.argv[1:]), prog_name="apdp", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else str(exc))
+        sys.exit(0)
+    except click_errors.ClickException as exc:  # a bad command line: one line, and where to look
+        command = exc.ctx.command_path if isinstance(exc, click_errors.UsageError) and exc.ctx else "apdp"
+        print(f"error: {exc.format_message()} (see {command} --help)", file=sys.stderr)
+        sys.exit(2)
+    except typer.Abort:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,152 @@
+"""Whole matches: template against itself on every network, records, determinism."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from apdp.match import play_match
+from apdp.record import without_timing
+from apdp.scenario import load_scenario
+from apdp.verify import verify_record
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, dict[str, Any]]:
+    out = {}
+    for topology in ("ch", "fr", "gb", "nl"):
+        out[topology] = play_match(load_scenario(None, {"topology": topology}), ["template", "template"], seed=7)
+    return out
+
+
+@pytest.mark.parametrize("topology", ["ch", "fr", "gb", "nl"])
+def test_template_plays_fifty_tasks_cleanly(records: dict[str, dict[str, Any]], topology: str) -> None:
+    record = records[topology]
+    assert record["format"] == "apdp-record/1"
+    assert len(record["tasks"]) == 50 and len(record["auctions"]) == 50
+    assert record["result"]["faults"] == []
+    assert verify_record(record) == []
+    json.dumps(record)  # serialisable as it is
+
+
+def test_same_seed_same_record(records: dict[str, dict[str, Any]]) -> None:
+    again = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=7)
+    assert without_timing(again) == without_timing(records["fr"])
+    other = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=8)
+    assert other["tasks"] != records["fr"]["tasks"]
+
+
+def test_swapping_companies_keeps_the_task_sequence() -> None:
+    scenario = load_scenario(None, {"tasks": 10})
+    a = play_match(scenario, ["template", "tests/zoo/misbehave.py"], seed=3)
+    b = play_match(scenario, ["tests/zoo/misbehave.py", "template"], seed=3)
+    assert a["tasks"] == b["tasks"]
+    assert a["agents"] == list(reversed(b["agents"]))
+
+
+def _corrupt(record: dict[str, Any], change: Any) -> list[str]:
+    bad = copy.deepcopy(record)
+    change(bad)
+    return verify_record(bad)
+
+
+def _plan_of(record: dict[str, Any], agent: int) -> list[list[Any]]:
+    plans: list[list[Any]] = record["plans"][agent]
+    return plans
+
+
+def _first_pickup(record: dict[str, Any], agent: int) -> tuple[int, int]:
+    for a, action in enumerate(_plan_of(record, agent)[0]):
+        if action[0] == "pickup":
+            return a, action[1]
+    raise AssertionError("no pickup")
+
+
+def test_verify_rejects_every_kind_of_corruption(records: dict[str, dict[str, Any]]) -> None:
+    rec = records["fr"]
+    owner = rec["auctions"][0]["winner"]
+    other = 1 - owner
+    a, tid = _first_pickup(rec, owner)
+
+    def drop_delivery(r: dict[str, Any]) -> None:
+        plan = _plan_of(r, owner)[0]
+        plan.remove(["deliver", tid])
+
+    def other_vehicle_delivers(r: dict[str, Any]) -> None:
+        _plan_of(r, owner)[0].remove(["deliver", tid])
+        _plan_of(r, owner)[1].append(["deliver", tid])
+
+    def deliver_first(r: dict[str, Any]) -> None:
+        plan = _plan_of(r, owner)[0]
+        d = plan.index(["deliver", tid])
+        plan[a], plan[d] = plan[d], plan[a]
+
+    def pickup_elsewhere(r: dict[str, Any]) -> None:
+        plan = _plan_of(r, owner)[0]
+        plan.insert(a, plan[a + 1] if plan[a + 1][0] == "move" else ["move", "Paris"])
+
+    def move_no_road(r: dict[str, Any]) -> None:
+        _plan_of(r, owner)[0].insert(0, ["move", "Monaco"])
+
+    def over_capacity(r: dict[str, Any]) -> None:
+        r["companies"][owner]["vehicles"][0]["capacity"] = 0.5
+
+    def foreign_task(r: dict[str, Any]) -> None:
+        theirs = next(x["task"] for x in r["auctions"] if x["winner"] == other)
+        _plan_of(r, owner)[0].append(["pickup", theirs])
+
+    def picked_twice(r: dict[str, Any]) -> None:
+        _plan_of(r, owner)[0].insert(a, ["pickup", tid])
+
+    def unknown_city(r: dict[str, Any]) -> None:
+        _plan_of(r, owner)[0].insert(0, ["move", "Atlantis"])
+
+    def unknown_task(r: dict[str, Any]) -> None:
+        _plan_of(r, owner)[0].append(["pickup", 999])
+
+    def revenue_off(r: dict[str, Any]) -> None:
+        r["result"]["revenue"][0] += 1
+
+    def cost_off(r: dict[str, Any]) -> None:
+        r["result"]["cost"][1] -= 5
+
+    def profit_off(r: dict[str, Any]) -> None:
+        r["result"]["profit"][0] += 100
+
+    def winner_off(r: dict[str, Any]) -> None:
+        w = r["result"]["winner"]
+        r["result"]["winner"] = 1 - w if w is not None else 0
+
+    def not_lowest(r: dict[str, Any]) -> None:
+        r["auctions"][0]["winner"] = other
+
+    cases = {
+        drop_delivery: f"task {tid} picked up but never delivered",
+        other_vehicle_delivers: f"task {tid} delivered by vehicle 1 but picked up by vehicle 0",
+        deliver_first: f"task {tid} delivered before it was picked up",
+        pickup_elsewhere: f"task {tid} picked up in",
+        move_no_road: "follows no road",
+        over_capacity: "exceeds capacity 0.5",
+        foreign_task: "is a task of another company",
+        picked_twice: f"task {tid} picked up twice",
+        unknown_city: "move to unknown city 'Atlantis'",
+        unknown_task: "task 999 is an unknown task",
+        revenue_off: "result.revenue of agent 0",
+        cost_off: "result.cost of agent 1",
+        profit_off: "result.profit of agent 0",
+        winner_off: "result.winner is",
+        not_lowest: "auction 0 (task 0): won by agent",
+    }
+    for change, words in cases.items():
+        problems = _corrupt(rec, change)
+        assert any(words in p for p in problems), (change.__name__, problems)
+
+
+def test_verify_reports_shape_errors_without_crashing(records: dict[str, dict[str, Any]]) -> None:
+    assert _corrupt(records["ch"], lambda r: r.pop("auctions"))[0].startswith("auctions:")
+    assert _corrupt(records["ch"], lambda r: r.__setitem__("topology", "mars"))[0].startswith("topology:")
+    assert any("unknown city 'Oz'" in p for p in _corrupt(records["ch"], lambda r: r["tasks"][0].__setitem__(
+        "pickup", "Oz")))
