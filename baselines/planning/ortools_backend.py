@@ -33,7 +33,7 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
     vehicles = problem.vehicle_count
     # node -> stop code (-1 for the depot and vehicle starts) and city (-1 for the depot)
     node_code = [-1] * (1 + vehicles)
-    node_city = [-1] + list(problem.homes)
+    node_city = [-1, *list(problem.homes)]
     for s in slots:
         for code in (2 * s, 2 * s + 1):
             node_code.append(code)
@@ -53,12 +53,12 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
         rate = problem.costs_per_km[v] * COST_SCALE
 
         def arc_cost(i: int, j: int, rate: float = rate) -> int:
-            return int(round(km(i, j) * rate))
+            return round(km(i, j) * rate)
 
         routing.SetArcCostEvaluatorOfVehicle(routing.RegisterTransitCallback(arc_cost), v)
 
     def order(i: int, j: int) -> int:
-        return int(round(km(i, j) * COST_SCALE)) + 1
+        return round(km(i, j) * COST_SCALE) + 1
 
     horizon = int(COST_SCALE * (max(max(r) for r in dist) + 1) * (len(node_code) + 1)) + len(
         node_code
@@ -68,12 +68,12 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
 
     def demand(i: int) -> int:
         code = node_code[manager.IndexToNode(i)]
-        return 0 if code < 0 else int(round(problem.stop_load[code] * WEIGHT_SCALE))
+        return 0 if code < 0 else round(problem.stop_load[code] * WEIGHT_SCALE)
 
     routing.AddDimensionWithVehicleCapacity(
         routing.RegisterUnaryTransitCallback(demand),
         0,
-        [int(math.floor(c * WEIGHT_SCALE + 1e-6)) for c in problem.capacities],
+        [math.floor(c * WEIGHT_SCALE + 1e-6) for c in problem.capacities],
         True,
         "load",
     )
