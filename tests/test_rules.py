@@ -82,9 +82,9 @@ def test_every_rule_is_reported() -> None:
     assert "picked up in Lyon, not in Paris" in _messages([[Move("Lyon"), Pickup(1), Deliver(1)], []])[0]
     assert "delivered in Paris, not in Lyon" in _messages([[Pickup(1), Deliver(1)], []])[0]
     assert "from Paris to Marseille follows no road" in _messages([[Pickup(1), Move("Marseille")], []])[0]
-    assert "task 9 is a task of another company" in " ".join(_messages([good + [Pickup(9)], []]))
-    assert "task 77 is an unknown task" in " ".join(_messages([good + [Pickup(77)], []]))
-    assert "unknown city 'Atlantis'" in " ".join(_messages([[Move("Atlantis")] + good, []]))
+    assert "task 9 is a task of another company" in " ".join(_messages([[*good, Pickup(9)], []]))
+    assert "task 77 is an unknown task" in " ".join(_messages([[*good, Pickup(77)], []]))
+    assert "unknown city 'Atlantis'" in " ".join(_messages([[Move("Atlantis"), *good], []]))
     assert "picked up twice" in " ".join(_messages([[Pickup(1), Pickup(1), Move("Lyon"), Deliver(1)], []]))
     assert "expected 2 vehicle plans, got 1" in _messages([good])[0]
     heavy = plan_from_stops(FR, V0, [Stop.pickup(T1), Stop.pickup(T2), Stop.deliver(T1), Stop.deliver(T2)])

@@ -56,7 +56,7 @@ def test_city_names_keep_accents() -> None:
 
 
 def test_unknown_network_lists_choices() -> None:
-    with pytest.raises(TopologyError, match="unknown topology 'mars'.*france"):
+    with pytest.raises(TopologyError, match=r"unknown topology 'mars'.*france"):
         load_topology("mars")
 
 
