@@ -8,14 +8,16 @@ of the parent loses at most those ``jobs`` matches. Workers notice a dead parent
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
 from typing import Any
 
 from tournament.events import Record, TournamentEvents
@@ -27,15 +29,16 @@ log = logging.getLogger("apdp.tournament")
 PlayFunction = Callable[[MatchSpec], Record]
 
 
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(1)  # the run was killed: do not finish a match nobody will store
+def _watch_parent(lifeline: Connection) -> None:
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv()  # nothing is ever sent: this ends (EOFError) when the parent is gone
+    os._exit(1)  # the run was killed: do not finish a match nobody will store
 
 
-def _worker_start(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+def _worker_start(
+    lifeline: Connection, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    threading.Thread(target=_watch_parent, args=(lifeline,), daemon=True).start()
     if initializer is not None:
         initializer(*initargs)
 
@@ -57,14 +60,36 @@ def run_matches(
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     pending = _Pending(iter(matches), events)
-    errors = 0
     context = multiprocessing.get_context("forkserver")
+    # Workers hold the reading end of a pipe only the parent can write to: when the parent dies,
+    # however it dies, they read EOF and exit. (Their own parent is the fork server, which lives
+    # on while any worker holds its "alive" descriptor, so watching os.getppid() is not enough.)
+    lifeline, parent_end = context.Pipe(duplex=False)
+    try:
+        return _run_pools(pending, play, events, jobs, context, lifeline, initializer, initargs)
+    finally:
+        parent_end.close()
+        lifeline.close()
+
+
+def _run_pools(
+    pending: _Pending,
+    play: PlayFunction,
+    events: TournamentEvents,
+    jobs: int,
+    context: ForkServerContext,
+    lifeline: Connection,
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+) -> int:
+    """Run pools until every match was handed out, a new pool after a worker died."""
+    errors = 0
     while not pending.exhausted:
         pool = ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=context,
             initializer=_worker_start,
-            initargs=(initializer, initargs),
+            initargs=(lifeline, initializer, initargs),
         )
         try:
             failed, finished = _drain(pool, pending, play, events, jobs)

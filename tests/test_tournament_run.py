@@ -1,0 +1,184 @@
+"""Tournaments with real matches: job-count independence, SIGKILL and resume, faulty agents, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apdp.discovery import PROJECT_ROOT
+from tournament.config import make_config
+from tournament.run import run_tournament
+from tournament.store import STORE_FILE, ResultsStore
+
+TEMPLATE = PROJECT_ROOT / "agents" / "template.py"
+
+FAULTY = '''
+from apdp import Agent
+
+class Faulty(Agent):
+    def bid(self, task):
+        raise RuntimeError("faulty agent raises in bid")
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+SLOW_SETUP = '''
+import time
+from template import Template
+
+class Slow(Template):
+    """The template, a little slow to set up, so that a run lasts long enough to be killed."""
+
+    def setup(self, topology, distribution, company):
+        time.sleep(0.3)
+        super().setup(topology, distribution, company)
+'''
+
+#: The ``apdp`` command, run by the interpreter running the tests.
+APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+
+TIMEOUTS = ["--setup-timeout", "5", "--bid-timeout", "2", "--plan-timeout", "5"]
+
+
+@pytest.fixture
+def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of extra agents (copies of the template, a faulty and a slow one) on APDP_AGENTS."""
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    for name in ("alpha", "beta", "gamma"):
+        shutil.copy(TEMPLATE, folder / f"{name}.py")
+    shutil.copy(TEMPLATE, folder / "template.py")  # importable by slow.py
+    (folder / "faulty.py").write_text(FAULTY)
+    (folder / "slow.py").write_text(SLOW_SETUP)
+    monkeypatch.setenv("APDP_AGENTS", str(folder))
+    return folder
+
+
+def outcomes(folder: Path) -> list[tuple[Any, ...]]:
+    """Every stored match's key, seed, profits, winner and fault kinds, in key order."""
+    store = ResultsStore.open(folder)
+    try:
+        return [
+            (m.key, m.seed, m.profit, m.winner, tuple(f["kind"] for f in m.faults))
+            for m in store.matches()
+        ]
+    finally:
+        store.close()
+
+
+def cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """Run ``apdp`` in a fresh process."""
+    return subprocess.run(
+        [*APDP, *args], capture_output=True, text=True, timeout=timeout,
+        env=os.environ.copy(),
+    )
+
+
+def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) -> None:
+    config = make_config(
+        topology="france", agents=["template", "alpha", "beta"], overrides={"tasks": 5}
+    )
+    one = run_tournament(config, tmp_path / "one", jobs=1, progress=False)
+    two = run_tournament(config, tmp_path / "two", jobs=2, progress=False)
+    assert one.played == two.played == 6 and one.errors == two.errors == 0
+    assert outcomes(tmp_path / "one") == outcomes(tmp_path / "two")
+
+
+def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -> None:
+    args = ["tournament", "--topology", "france", "--agents", "slow,alpha,beta,gamma",
+            "--tasks", "4", "--jobs", "1", "--quiet", *TIMEOUTS]
+    killed = tmp_path / "killed"
+    run = subprocess.Popen(
+        [*APDP, *args, "--out", str(killed)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        stored = 0
+        deadline = time.monotonic() + 120
+        while stored < 2 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            if (killed / STORE_FILE).exists():
+                try:
+                    with sqlite3.connect(killed / STORE_FILE, timeout=5) as db:
+                        stored = db.execute("SELECT count(*) FROM matches").fetchone()[0]
+                except sqlite3.OperationalError:
+                    stored = 0  # the tables are not created yet
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    assert len(outcomes(killed)) < 12, "the run finished before it could be killed"
+    resumed = cli(*args, "--out", str(killed))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed" in resumed.stdout
+    straight = cli(*args, "--out", str(tmp_path / "straight"))
+    assert straight.returncode == 0, straight.stderr
+    final = outcomes(killed)
+    assert len(final) == len({o[0] for o in final}) == 12
+    assert final == outcomes(tmp_path / "straight")
+
+
+def test_a_faulty_agent_loses_every_match_and_the_report_shows_it(
+    field: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    run = cli("tournament", "--topology", "france", "--agents", "template,faulty,alpha",
+              "--tasks", "5", "--jobs", "2", "--out", str(out), *TIMEOUTS)
+    assert run.returncode == 0, run.stderr
+    assert "Standings" in run.stdout and "Pairwise grid" in run.stdout
+    reported = cli("report", str(out), "--format", "json")
+    assert reported.returncode == 0, reported.stderr
+    data = json.loads(reported.stdout)
+    agents = {a["agent"]: a for a in data["agents"]}
+    assert agents["faulty"]["faults"] == 4 and agents["faulty"]["total_losses"] == 4
+    assert agents["faulty"]["win_rate"] == 0.0
+    assert data["faults"] == {"faulty": {"exception": 4}}
+    for match in data["matches"]:
+        if "faulty" in match["agents"]:
+            assert match["winner"] != "faulty"
+            assert [(f["agent"], f["kind"], f["phase"]) for f in match["faults"]] == [
+                ("faulty", "exception", "bid")
+            ]
+    assert "faulty exception in bid" in (out / "tournament.log").read_text()
+
+
+def test_resume_with_another_configuration_is_refused_in_one_line(
+    field: Path, tmp_path: Path
+) -> None:
+    config = make_config(topology="france", agents=["template", "alpha"], overrides={"tasks": 5})
+    ResultsStore.create_or_resume(tmp_path, config.to_json()).close()
+    run = cli("tournament", "--topology", "france", "--agents", "template,alpha", "--tasks", "6",
+              "--out", str(tmp_path), "--quiet")
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        f"error: {tmp_path} holds a tournament with another configuration: scenario.tasks differs "
+        "(stored 5, now 6); rerun with the same options, or choose another --out"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--topology", "atlantis"], "unknown topology"),
+        (["--agents", "template,nobody"], "no agent named 'nobody'"),
+        (["--agents", "template"], "at least 2 agents"),
+        (["--agents", "template,alpha", "--repeat", "0"], "--repeat"),
+        (["--agents", "template,alpha", "--jobs", "0"], "--jobs"),
+        (["--agents", "template,alpha", "--tasks", "0"], "tasks"),
+    ],
+)
+def test_bad_arguments_get_one_line(field: Path, args: list[str], message: str) -> None:
+    run = cli("tournament", *args, "--quiet")
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]

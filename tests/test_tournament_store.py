@@ -1,0 +1,143 @@
+"""Schedule, store, statistics and report of tournaments, on made-up records (no match is played)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apdp.errors import UserError
+from tournament.config import config_difference
+from tournament.report import AGENT_FIELDS, report
+from tournament.schedule import MatchSpec, double_round_robin, match_seed
+from tournament.stats import PooledMatch, compute
+from tournament.store import ResultsStore
+
+CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b", "c"], "seed": 0}
+
+
+def fake_record(match: MatchSpec, profit: tuple[float, float], faulty: int | None = None) -> dict[str, Any]:
+    """A record of the apdp-record/1 shape with only what the store and reports read."""
+    faults = []
+    if faulty is not None:
+        faults = [{"agent": faulty, "kind": "exception", "phase": "bid", "task": 0, "message": "x"}]
+    if faulty is not None:
+        winner: int | None = 1 - faulty
+    elif profit[0] == profit[1]:
+        winner = None
+    else:
+        winner = 0 if profit[0] > profit[1] else 1
+    return {
+        "format": "apdp-record/1",
+        "topology": match.topology,
+        "seed": match.seed,
+        "agents": list(match.agents),
+        "result": {"profit": list(profit), "winner": winner, "faults": faults},
+    }
+
+
+def test_every_pair_meets_twice_with_companies_swapped_on_one_seed() -> None:
+    schedule = double_round_robin(["a", "b", "c", "d"], ["france"], seed=0, repeat=2)
+    assert len(schedule) == 2 * 4 * 3
+    assert len({m.key for m in schedule}) == len(schedule)
+    legs = Counter(m.agents for m in schedule)
+    assert set(legs.values()) == {2} and len(legs) == 12
+    by_pair: dict[tuple[int, frozenset[str]], set[int]] = {}
+    for m in schedule:
+        by_pair.setdefault((m.tournament_seed, frozenset(m.agents)), set()).add(m.seed)
+    assert all(len(seeds) == 1 for seeds in by_pair.values())
+    assert len({next(iter(s)) for s in by_pair.values()}) == len(by_pair)
+
+
+def test_match_seeds_do_not_depend_on_the_order_of_the_field() -> None:
+    one = {m.key: m.seed for m in double_round_robin(["a", "b", "c"], ["france"], 3, 1)}
+    two = {m.key: m.seed for m in double_round_robin(["c", "a", "b"], ["france"], 3, 1)}
+    assert one == two
+    assert match_seed("france", 3, ("a", "b")) != match_seed("france", 4, ("a", "b"))
+    assert 0 <= match_seed("france", 3, ("a", "b")) < 2**63
+
+
+def test_store_keeps_each_match_once_and_resumes(tmp_path: Path) -> None:
+    schedule = double_round_robin(["a", "b", "c"], ["france"], 0, 1)
+    store = ResultsStore.create_or_resume(tmp_path, CONFIG)
+    for m in schedule[:4]:
+        store.add(m, fake_record(m, (10.0, 5.0)))
+    store.close()
+    store = ResultsStore.create_or_resume(tmp_path, CONFIG)
+    assert store.finished_keys() == {m.key for m in schedule[:4]}
+    stored = list(store.matches())
+    assert [s.winner for s in stored] == [s.agents[0] for s in stored]
+    assert store.record(schedule[0].key)["seed"] == schedule[0].seed  # type: ignore[index]
+    store.close()
+
+
+def test_resume_with_another_configuration_is_refused(tmp_path: Path) -> None:
+    ResultsStore.create_or_resume(tmp_path, CONFIG).close()
+    with pytest.raises(UserError, match="another configuration: seed differs") as err:
+        ResultsStore.create_or_resume(tmp_path, {**CONFIG, "seed": 1})
+    assert "\n" not in str(err.value)
+    assert config_difference(CONFIG, {**CONFIG, "agents": ["a", "b"]}) is not None
+    assert config_difference(CONFIG, dict(CONFIG)) is None
+
+
+def _two_tournaments(folder: Path) -> None:
+    """a beats everyone; b and c draw as company 0 vs 1 and b wins the other leg; c faults once."""
+    store = ResultsStore.create_or_resume(folder, CONFIG)
+    for m in double_round_robin(["a", "b", "c"], ["france"], 0, 2):
+        if "a" in m.agents:
+            profit = (9.0, 1.0) if m.agents[0] == "a" else (1.0, 9.0)
+            store.add(m, fake_record(m, profit))
+        elif m.agents == ("b", "c"):
+            store.add(m, fake_record(m, (3.0, 3.0)))
+        elif m.tournament_seed == 0:
+            store.add(m, fake_record(m, (0.0, 0.0), faulty=0))  # c faults, b wins
+        else:
+            store.add(m, fake_record(m, (1.0, 2.0)))  # c as company 0 loses to b
+    store.close()
+
+
+def test_statistics_follow_the_study(tmp_path: Path) -> None:
+    _two_tournaments(tmp_path)
+    store = ResultsStore.open(tmp_path)
+    pooled = [PooledMatch((str(tmp_path), m.topology, m.tournament_seed), m) for m in store.matches()]
+    store.close()
+    stats = compute(pooled, bootstrap=50)
+    rows = {s.agent: s for s in stats.standings}
+    assert [s.agent for s in stats.standings] == ["a", "b", "c"]
+    assert stats.tournaments == 2 and stats.matches == 12
+    assert (rows["a"].avg_wins, rows["a"].sd_wins, rows["a"].total_wins) == (4.0, 0.0, 8)
+    assert (rows["b"].total_wins, rows["b"].total_losses, rows["b"].draws) == (2, 4, 2)
+    assert (rows["c"].total_wins, rows["c"].total_losses, rows["c"].draws) == (0, 6, 2)
+    assert rows["c"].faults == 1 and stats.faults == {"c": {"exception": 1}}
+    assert rows["b"].win_rate == pytest.approx(2 / 8)
+    assert rows["a"].rating > rows["b"].rating > rows["c"].rating
+    assert all(s.rating_low <= s.rating <= s.rating_high for s in stats.standings)
+    leg = next(g for g in stats.legs if (g.agent, g.opponent) == ("b", "c"))
+    assert (leg.matches, leg.wins, leg.draws, leg.losses, leg.profit) == (2, 0, 2, 0, 3.0)
+    assert stats.grid["b"]["c"] == (2, 2, 0)
+
+
+def test_json_report_has_the_study_fields_and_is_reproducible(tmp_path: Path) -> None:
+    _two_tournaments(tmp_path)
+    text = report([tmp_path], "json")
+    assert report([tmp_path], "json") == text
+    data = json.loads(text)
+    assert [list(a)[: len(AGENT_FIELDS)] for a in data["agents"]] == [list(AGENT_FIELDS)] * 3
+    assert len(data["matches"]) == 12
+    match = data["matches"][0]
+    assert {"topology", "seed", "agents", "profit", "winner", "faults"} <= set(match)
+    faulted = [m for m in data["matches"] if m["faults"]]
+    assert len(faulted) == 1 and faulted[0]["faults"][0]["agent"] == "c"
+    assert faulted[0]["winner"] == "b"
+    for fmt in ("table", "markdown", "csv"):
+        assert "Standings" in report([tmp_path, tmp_path], fmt)
+
+
+def test_report_of_a_folder_without_results_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no tournament results"):
+        report([tmp_path], "table")
+    with pytest.raises(UserError, match="unknown report format"):
+        report([tmp_path], "xml")
