@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from apdp.discovery import AgentNotFound, find_agent
 from apdp.testing import AgentCheckFailed, CheckConfig, assert_agent_ok, check_agent
 
 FAST = CheckConfig(opponents=("template",), topologies=("france",), tasks=6, timeouts={"bid": 0.5})
@@ -143,3 +144,15 @@ def test_assert_agent_ok_raises_with_the_report(tmp_path: Path) -> None:
         assert_agent_ok(agent(tmp_path, "bad", body), FAST)
     assert isinstance(info.value, AssertionError)
     assert "RuntimeError: no bid" in str(info.value)
+
+
+def test_default_check_plays_the_baselines(tmp_path: Path) -> None:
+    try:
+        find_agent("naive")
+        find_agent("honest")
+    except AgentNotFound:
+        pytest.skip("baselines not installed")
+    report = check_agent(agent(tmp_path, "good", GOOD), CheckConfig(tasks=4, timeouts={"bid": 1.0}))
+    assert report.ok, report.text()
+    assert [m.opponent for m in report.matches] == [None, "naive", "naive", "honest", "honest"]
+    assert {m.topology for m in report.matches} == {"france", "switzerland"}
