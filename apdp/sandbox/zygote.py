@@ -13,6 +13,7 @@ whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed b
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 import pickle
@@ -23,7 +24,7 @@ import sys
 from multiprocessing.connection import Connection
 
 #: Modules imported once in the zygote so that agent processes start with them loaded.
-PRELOAD = ("apdp.sandbox.worker", "baselines.planning")
+PRELOAD = ("apdp.sandbox.worker", "numpy.random", "baselines.planning")
 
 
 def _returncode(status: int) -> int:
@@ -59,6 +60,9 @@ def serve(control_fd: int) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    # Keep the preloaded objects out of the collector's sight, so that a child's first garbage
+    # collection does not touch (and copy) every page it shares with the zygote.
+    gc.freeze()
     control = socket.socket(fileno=control_fd)
     children: set[int] = set()
     try:
