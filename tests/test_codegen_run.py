@@ -394,7 +394,7 @@ def test_cli_run(
     code = apdp([*base, "--name", "cli-agent", "--backoff", "0", *CHECK_ARGS], monkeypatch)
     out = capsys.readouterr()
     assert code == 0, out.err
-    assert "clean after round 1" in out.out and "round 0: check failed" in out.err
+    assert "clean, round 1 kept; 2 round(s) played" in out.out and "round 0: check failed" in out.err
     assert (agents / "cli-agent.transcript.jsonl").is_file()
 
     server.reply("no code, sorry")

@@ -92,7 +92,11 @@ class RunSettings:
 
 @dataclass(frozen=True, slots=True)
 class RunResult:
-    """The end of a run: the agent kept, its last check and the transcript."""
+    """The end of a run: the agent kept, its last check and the transcript.
+
+    ``rounds`` is the number of the last round played (0 = the first generation); the round of the
+    agent kept is in its provenance (it is older when a failed improvement was dropped).
+    """
 
     ok: bool
     agent: IngestedAgent | None

@@ -224,9 +224,13 @@ def run_command(
     result = run(settings, generator, critic, say=lambda line: typer.echo(line, err=True))
     if result.report is not None:
         typer.echo(result.report.text(), nl=False)
-    where = result.agent.path if result.agent else "no agent"
-    verdict = "clean" if result.ok else "still faulty"
-    typer.echo(f"{where}: {verdict} after round {result.rounds}; transcript {result.transcript}")
+    played = f"{result.rounds + 1} round(s) played; transcript {result.transcript}"
+    if result.agent is None:
+        typer.echo(f"no agent: the model never returned usable code; {played}")
+    else:
+        verdict = "clean" if result.ok else "still faulty"
+        kept = result.agent.provenance.round
+        typer.echo(f"{result.agent.path}: {verdict}, round {kept} kept; {played}")
     raise typer.Exit(0 if result.ok else 1)
 
 
