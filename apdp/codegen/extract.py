@@ -39,30 +39,23 @@ def code_blocks(reply: str) -> list[str]:
 def defines_agent(code: str) -> bool:
     """Whether ``code`` defines a class deriving from ``Agent`` (``apdp.Agent`` or imported name).
 
-    A class that derives from another class of the same code that is an agent counts too. Code
-    with a syntax error is judged by a plain text search, so that the check can report the error.
+    (A chain of subclasses always starts with one such class.) Code with a syntax error is judged
+    by a plain text search, so that the check can report the error.
     """
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return _AGENT_CLASS.search(code) is not None
-    agents = {"Agent"}
-    changed = True
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    found = False
-    while changed:
-        changed = False
-        for node in classes:
-            if node.name in agents and node.name != "Agent":
-                continue
-            for base in node.bases:
-                name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", None)
-                if name in agents:
-                    found = True
-                    if node.name not in agents:
-                        agents.add(node.name)
-                        changed = True
-    return found
+    return any(
+        _base_name(base) == "Agent" for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
+    )
+
+
+def _base_name(base: ast.expr) -> str | None:
+    """``Agent`` for ``Agent`` and ``apdp.Agent``; None for other expressions."""
+    if isinstance(base, ast.Attribute):
+        return base.attr
+    return base.id if isinstance(base, ast.Name) else None
 
 
 def extract_agent_code(reply: str) -> str:

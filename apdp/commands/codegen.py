@@ -202,17 +202,12 @@ def run_command(
     if http_timeout <= 0 or retries < 0 or backoff < 0:
         raise UserError("--http-timeout must be > 0, --retries and --backoff >= 0")
     url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-    generator = ChatClient(url, model, timeout=http_timeout, retries=retries, backoff=backoff, temperature=temperature)
-    critic = None
-    if critic_model is not None:
-        critic = ChatClient(
-            url,
-            critic_model,
-            timeout=http_timeout,
-            retries=retries,
-            backoff=backoff,
-            temperature=temperature,
-        )
+
+    def client(name: str) -> ChatClient:
+        return ChatClient(url, name, timeout=http_timeout, retries=retries, backoff=backoff, temperature=temperature)
+
+    generator = client(model)
+    critic = client(critic_model) if critic_model is not None else None
     settings = RunSettings(
         strategy=strategy,
         name=name or _default_name(model, strategy),
