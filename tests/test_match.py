@@ -150,3 +150,22 @@ def test_verify_reports_shape_errors_without_crashing(records: dict[str, dict[st
     assert _corrupt(records["ch"], lambda r: r.__setitem__("topology", "mars"))[0].startswith("topology:")
     assert any("unknown city 'Oz'" in p for p in _corrupt(records["ch"], lambda r: r["tasks"][0].__setitem__(
         "pickup", "Oz")))
+
+
+def test_agent_parameters_from_registry_file_and_scenario(tmp_path: Any, monkeypatch: Any) -> None:
+    (tmp_path / "echo_param.py").write_text(
+        "from apdp import Agent\n"
+        "class EchoParam(Agent):\n"
+        "    def bid(self, task):\n"
+        "        return self.param('price', 1.0)\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    (tmp_path / "params.toml").write_text("[echo-param]\nprice = 7\n")
+    monkeypatch.setenv("APDP_AGENTS", str(tmp_path))
+    scenario = load_scenario(None, {"tasks": 1})
+    record = play_match(scenario, ["echo-param", "template"], seed=1)
+    assert record["auctions"][0]["bids"][0] == 7.0
+    scenario = load_scenario(None, {"tasks": 1, "agents": {"EchoParam": {"price": 9.5}}})
+    record = play_match(scenario, ["echo_param", "template"], seed=1)
+    assert record["auctions"][0]["bids"][0] == 9.5
