@@ -75,9 +75,10 @@ class _Referee:
         ]
 
     def fault(self, seat: _Seat, kind: FaultKind, phase: Phase, task: Task | None, message: str,
-              traceback: str | None = None) -> None:
+              **details: object) -> None:
+        """Record ``seat``'s fault and stop its process; ``details`` are extra fields of the fault."""
         seat.fault = Fault(seat.index, kind, phase, task.id if task else None, message)
-        self.tracebacks[seat.index] = traceback
+        self.details[seat.index] = {k: v for k, v in details.items() if v}
         seat.process.kill()
 
     def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
@@ -85,12 +86,13 @@ class _Referee:
         result = seat.process.call(method, args, timeout)
         if result.fault is not None:
             f = result.fault
-            self.fault(seat, f.kind, phase, task, f.message, f.traceback)
+            self.fault(seat, f.kind, phase, task, f.message, traceback=f.traceback,
+                       import_error=f.import_error)
             return None
         return result
 
     def play(self, listener: AuctionListener | None) -> dict[str, Any]:
-        self.tracebacks: dict[int, str | None] = {}
+        self.details: dict[int, dict[str, object]] = {}
         task_rng, tie_rng, agent_seeds = match_streams(self.seed, len(self.seats))
         registry = registry_params()
         started = time.monotonic()
@@ -138,9 +140,7 @@ class _Referee:
         faults = [s.fault for s in self.seats if s.fault is not None]
         record["result"] = settle(record, self.topology, self.companies, faults)
         for item in record["result"]["faults"]:
-            tb = self.tracebacks.get(item["agent"])
-            if tb:
-                item["traceback"] = tb
+            item.update(self.details.get(item["agent"], {}))
         record["timing"] = {
             "match": time.monotonic() - started,
             "agents": [s.timing for s in self.seats],
@@ -207,7 +207,8 @@ class _Referee:
             shown = "; ".join(str(v) for v in violations[:10])
             more = f" (and {len(violations) - 10} more)" if len(violations) > 10 else ""
             self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
-                       f"{len(violations)} violation(s): {shown}{more}")
+                       f"{len(violations)} violation(s): {shown}{more}",
+                       violations=[v.to_json() for v in violations])
 
 
 def play_match(

@@ -130,6 +130,10 @@ class Violation:
     task: int | None
     message: str
 
+    def to_json(self) -> dict[str, object]:
+        """The violation as kept in a fault of the record."""
+        return {"vehicle": self.vehicle, "action": self.action, "task": self.task, "message": self.message}
+
     def __str__(self) -> str:
         where = []
         if self.vehicle is not None:

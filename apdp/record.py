@@ -11,7 +11,9 @@ A record is a JSON object::
      "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
                 "faults": [{"agent", "kind", "phase", "task", "message"}]}}
 
-Fields may be added (``timing``, ``output``, a fault's ``traceback``); none are renamed. Timing
+Fields may be added (``timing``, ``output``; on a fault: ``traceback`` for an exception,
+``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
+``{"vehicle", "action", "task", "message"}``); none are renamed. Timing
 fields differ from run to run; everything else is fixed by the seed.
 """
 

@@ -126,3 +126,16 @@ def test_agent_cannot_see_the_referee(tmp_path: Path) -> None:
     )
     record = play_match(fast_scenario(tasks=1), [str(spy), "template"], seed=1)
     assert record["auctions"][0]["bids"][0] == 1000.0
+
+
+def test_fault_details_are_structured() -> None:
+    broken = play_match(fast_scenario(tasks=2), [str(ZOO / "import_raises.py"), "template"], seed=1)
+    assert broken["result"]["faults"][0]["import_error"] is True
+    raised = play_match(fast_scenario(tasks=2, agents={"misbehave": {"mode": "raise_bid"}}),
+                        [MISBEHAVE, "template"], seed=1)
+    assert "import_error" not in raised["result"]["faults"][0]
+    assert "RuntimeError: hostile agent raises in bid" in raised["result"]["faults"][0]["traceback"]
+    capacity = play_match(fast_scenario(tasks=12, agents={"misbehave": {"mode": "plan_capacity"}}),
+                          [MISBEHAVE, "template"], seed=5)
+    violations = capacity["result"]["faults"][0]["violations"]
+    assert violations and all(v["vehicle"] == 0 and "exceeds capacity" in v["message"] for v in violations)

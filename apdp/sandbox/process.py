@@ -100,6 +100,7 @@ class CallFault:
     kind: FaultKind
     message: str
     traceback: str | None = None
+    import_error: bool = False
 
 
 @dataclass(slots=True)
@@ -163,11 +164,9 @@ class AgentProcess:
         if "fault" in reply:
             kind = FaultKind.MEMORY if reply.get("fault") == "memory" else FaultKind.EXCEPTION
             tb = reply.get("traceback")
-            return CallResult(
-                None,
-                CallFault(kind, str(reply.get("message", ""))[:2000], tb if isinstance(tb, str) else None),
-                took,
-            )
+            message = str(reply.get("message", ""))[:2000]
+            fault = CallFault(kind, message, tb if isinstance(tb, str) else None, reply.get("load") is True)
+            return CallResult(None, fault, took)
         return CallResult(reply, None, took)
 
     def _death(self) -> CallFault:
