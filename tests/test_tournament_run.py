@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -33,15 +34,32 @@ class Faulty(Agent):
         return [[] for _ in vehicles]
 '''
 
-SLOW_SETUP = '''
+GATED = '''
+import os
 import time
+
 from template import Template
 
-class Slow(Template):
-    """The template, a little slow to set up, so that a run lasts long enough to be killed."""
+GATE = {gate!r}
+
+
+class Gated(Template):
+    """The template, whose setup waits for a ticket from GATE/tickets (or for GATE/open)."""
 
     def setup(self, topology, distribution, company):
-        time.sleep(0.3)
+        tickets = os.path.join(GATE, "tickets")
+        while not os.path.exists(os.path.join(GATE, "open")):
+            taken = False
+            for ticket in sorted(os.listdir(tickets)):
+                try:
+                    os.unlink(os.path.join(tickets, ticket))
+                    taken = True
+                    break
+                except FileNotFoundError:
+                    continue
+            if taken:
+                break
+            time.sleep(0.01)
         super().setup(topology, distribution, company)
 '''
 
@@ -53,14 +71,19 @@ TIMEOUTS = ["--setup-timeout", "5", "--bid-timeout", "2", "--plan-timeout", "5"]
 
 @pytest.fixture
 def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A folder of extra agents (copies of the template, a faulty and a slow one) on APDP_AGENTS."""
+    """A folder of extra agents on APDP_AGENTS: copies of the template, a faulty one, and gated
+    ones whose setup waits for a ticket while ``tmp_path/gate/open`` does not exist."""
     folder = tmp_path / "agents"
     folder.mkdir()
     for name in ("alpha", "beta", "gamma"):
         shutil.copy(TEMPLATE, folder / f"{name}.py")
     shutil.copy(TEMPLATE, folder / "template.py")  # importable by slow.py
     (folder / "faulty.py").write_text(FAULTY)
-    (folder / "slow.py").write_text(SLOW_SETUP)
+    gate = tmp_path / "gate"
+    (gate / "tickets").mkdir(parents=True)
+    (gate / "open").touch()
+    for name in ("gated-a", "gated-b", "gated-c", "gated-d"):
+        (folder / f"{name.replace('-', '_')}.py").write_text(GATED.format(gate=str(gate)))
     monkeypatch.setenv("APDP_AGENTS", str(folder))
     return folder
 
@@ -96,31 +119,37 @@ def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) ->
 
 
 def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -> None:
-    args = ["tournament", "--topology", "france", "--agents", "slow,alpha,beta,gamma",
-            "--tasks", "4", "--jobs", "1", "--quiet", *TIMEOUTS]
+    # Gated agents let exactly two matches finish (two tickets each), then the third match waits
+    # in setup: the run is killed with exactly two matches stored, whatever the machine's speed.
+    args = ["tournament", "--topology", "france", "--agents", "gated-a,gated-b,gated-c,gated-d",
+            "--tasks", "4", "--jobs", "1", "--quiet", "--setup-timeout", "120",
+            "--bid-timeout", "2", "--plan-timeout", "5"]
+    gate = tmp_path / "gate"
+    (gate / "open").unlink()
+    for k in range(4):
+        (gate / "tickets" / str(k)).touch()
     killed = tmp_path / "killed"
     run = subprocess.Popen(
-        [*APDP, *args, "--out", str(killed)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [*APDP, *args, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         stored = 0
-        deadline = time.monotonic() + 120
-        while stored < 2 and run.poll() is None and time.monotonic() < deadline:
+        while stored < 2 and run.poll() is None:
             time.sleep(0.05)
             if (killed / STORE_FILE).exists():
-                try:
-                    with sqlite3.connect(killed / STORE_FILE, timeout=5) as db:
-                        stored = db.execute("SELECT count(*) FROM matches").fetchone()[0]
-                except sqlite3.OperationalError:
-                    stored = 0  # the tables are not created yet
+                with (
+                    contextlib.suppress(sqlite3.OperationalError),  # tables not created yet
+                    contextlib.closing(sqlite3.connect(killed / STORE_FILE, timeout=5)) as db,
+                ):
+                    stored = db.execute("SELECT count(*) FROM matches").fetchone()[0]
     finally:
         run.send_signal(signal.SIGKILL)
         run.wait()
-    assert len(outcomes(killed)) < 12, "the run finished before it could be killed"
+        (gate / "open").touch()
+    assert len(outcomes(killed)) == 2
     resumed = cli(*args, "--out", str(killed))
     assert resumed.returncode == 0, resumed.stderr
-    assert "resumed" in resumed.stdout
+    assert "10 played now, 2 resumed" in resumed.stdout
     straight = cli(*args, "--out", str(tmp_path / "straight"))
     assert straight.returncode == 0, straight.stderr
     final = outcomes(killed)

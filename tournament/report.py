@@ -34,7 +34,8 @@ AGENT_FIELDS = (
 def load(folders: Sequence[str | Path]) -> list[PooledMatch]:
     """Every stored match of ``folders``; a folder without results raises UserError."""
     pooled: list[PooledMatch] = []
-    for folder in folders:
+    unique = {Path(f).resolve(): f for f in reversed(folders)}  # a folder named twice counts once
+    for folder in reversed(unique.values()):
         store = ResultsStore.open(folder)
         try:
             label = str(folder)
@@ -49,6 +50,10 @@ def load(folders: Sequence[str | Path]) -> list[PooledMatch]:
 
 
 Section = tuple[str, list[str], list[list[Any]]]
+
+
+def _r(x: float) -> float:
+    return round(x, 1) + 0.0  # + 0.0: no "-0" in tables
 
 
 def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
@@ -79,8 +84,8 @@ def sections(stats: Statistics) -> list[Section]:
     out.append((
         "Pairings by side: company 0 agent vs company 1 agent",
         ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
-        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, round(g.profit, 1),
-          round(g.opponent_profit, 1)] for g in stats.legs],
+        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
+          _r(g.opponent_profit)] for g in stats.legs],
     ))
     kinds = stats.fault_kinds
     out.append((
@@ -91,8 +96,8 @@ def sections(stats: Statistics) -> list[Section]:
     out.append((
         "Profit per match",
         ["agent", "matches", "mean", "sd", "min", "median", "max"],
-        [[p.agent, p.matches, round(p.mean, 1), round(p.sd, 1), round(p.min, 1),
-          round(p.median, 1), round(p.max, 1)] for p in stats.profits],
+        [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
+          _r(p.median), _r(p.max)] for p in stats.profits],
     ))
     return out
 

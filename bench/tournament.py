@@ -1,0 +1,66 @@
+"""Matches per second of a tournament of the baseline field at --jobs 1 and --jobs 2, and the ratio.
+
+Goal: jobs 2 / jobs 1 >= 1.8 on a 2-core machine. Both runs play the same schedule (same seeds) into
+fresh folders, one after the other, and must end with the same outcomes.
+
+    python bench/tournament.py [--topology france] [--tasks 20] [--repeat 1] [--agents a,b,c]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+# This file is called tournament.py: keep its folder off the path, or it hides the package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from apdp.discovery import PROJECT_ROOT, available_agents  # noqa: E402
+from tournament.config import make_config  # noqa: E402
+from tournament.run import run_tournament  # noqa: E402
+from tournament.store import ResultsStore  # noqa: E402
+
+
+def outcomes(folder: Path) -> list[tuple[object, ...]]:
+    store = ResultsStore.open(folder)
+    try:
+        return [(m.key, m.profit, m.winner) for m in store.matches()]
+    finally:
+        store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--topology", default="france")
+    parser.add_argument("--tasks", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--agents", default=None, help="default: every agent in baselines/")
+    args = parser.parse_args()
+    if args.agents:
+        agents = args.agents.split(",")
+    else:
+        baselines = PROJECT_ROOT / "baselines"
+        agents = [a.name for a in available_agents() if a.path.parent == baselines]
+    config = make_config(
+        topology=args.topology, agents=agents, repeat=args.repeat, overrides={"tasks": args.tasks}
+    )
+    print(f"field: {', '.join(config.agents)}; {args.topology}, {args.tasks} tasks, "
+          f"repeat {args.repeat}")
+    rates: dict[int, float] = {}
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in (1, 2):
+            out = Path(tmp) / f"jobs{jobs}"
+            summary = run_tournament(config, out, jobs=jobs, progress=False)
+            rates[jobs] = summary.played / summary.seconds
+            results[jobs] = outcomes(out)
+            print(f"--jobs {jobs}: {summary.played} matches in {summary.seconds:.1f} s = "
+                  f"{rates[jobs]:.2f} matches/s ({summary.faulted} with faults, "
+                  f"{summary.errors} errors)")
+    print(f"ratio jobs 2 / jobs 1: {rates[2] / rates[1]:.2f}x (goal >= 1.8x)")
+    print(f"same outcomes: {'yes' if results[1] == results[2] else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()
