@@ -34,12 +34,17 @@ class Rating:
     high: float
 
 
-def _fit(wins: FloatArray, iterations: int = 500, tolerance: float = 1e-10) -> FloatArray:
+def _fit(
+    wins: FloatArray,
+    iterations: int = 1000,
+    tolerance: float = 1e-10,
+    start: FloatArray | None = None,
+) -> FloatArray:
     """Elo-scale ratings from ``wins[i, j]`` (i's score against j), prior already included."""
     games = wins + wins.T
     total_wins = wins.sum(axis=1)
     n = len(wins)
-    strength = np.ones(n)
+    strength = np.ones(n) if start is None else 10.0 ** ((start - 1500.0) / 400.0)
     for _ in range(iterations):
         denominators = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
         updated = np.where(denominators > 0, total_wins / np.maximum(denominators, 1e-300), 1.0)
@@ -88,6 +93,7 @@ def bradley_terry(
     samples = np.empty((bootstrap, n))
     for k in range(bootstrap):
         weights = np.bincount(rng.integers(0, m, m), minlength=m).astype(np.float64)
-        samples[k] = _fit(_win_matrix(n, a, b, s, weights) + prior, iterations=200, tolerance=1e-8)
+        # 1e-7 in log-strength is far below a hundredth of an Elo point
+        samples[k] = _fit(_win_matrix(n, a, b, s, weights) + prior, tolerance=1e-7, start=point)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     return [Rating(float(r), float(lo), float(hi)) for r, lo, hi in zip(point, low, high, strict=True)]
