@@ -34,15 +34,15 @@ class LnsSettings:
     #: at most this share of the tasks is removed at once
     remove_share: float = 0.4
     #: initial and final temperature, as fractions of the initial cost per task
-    start_temperature: float = 0.5
-    end_temperature: float = 0.005
+    start_temperature: float = 1.0
+    end_temperature: float = 0.002
     #: chance that an iteration moves whole routes instead of tasks
     route_move_chance: float = 0.05
     #: chances of related and route-stretch removal (the rest is random removal)
     related_chance: float = 0.4
     stretch_chance: float = 0.3
     #: share of the budget spent comparing fleet uses (see ``improve``)
-    fleet_share: float = 0.3
+    fleet_share: float = 0.6
 
 
 DEFAULT_SETTINGS = LnsSettings()
