@@ -1,14 +1,30 @@
 """The planning library of the baselines: cheapest insertion, LNS, an OR-Tools backend.
 
-Quick start::
+Plan a fleet for a set of tasks (the final plan of an agent)::
 
-    from baselines.planning import Problem, Solution, plan_tasks
+    from baselines.planning import plan_tasks
 
-    result = plan_tasks(topology, vehicles, tasks, deadline=self.deadline.minus(0.3),
-                        max_iterations=3000, seed=int(self.rng.integers(2**31)))
-    return result.plans
+    def plan(self, vehicles, tasks):
+        result = plan_tasks(self.topology, vehicles, tasks,
+                            deadline=self.deadline.minus(0.3),      # safety cap
+                            max_iterations=10_000,                  # the real budget
+                            seed=int(self.rng.integers(2**63)))
+        return result.plans                                         # always valid
+
+Price a task during the auction (warm-started marginal cost)::
+
+    from baselines.planning import Fleet
+
+    self.fleet = Fleet(topology, company.vehicles, random.Random(int(self.rng.integers(2**63))))
+    cost = self.fleet.marginal_cost(task, self.deadline, max_iterations=300)  # None: too heavy
+    ...
+    self.fleet.add(task)          # in auction_result, when the task was won
+
+Lower level: ``Problem`` (fleet + task slots), ``Solution`` (routes of stop codes),
+``cheapest_insertion`` (exact, O(n) per route), ``construct``, ``improve`` (LNS + annealing).
 """
 
+from baselines.planning.fleet import Fleet
 from baselines.planning.insertion import (
     Insertion,
     apply_insertion,
@@ -17,17 +33,27 @@ from baselines.planning.insertion import (
     construct,
     insert_task,
 )
+from baselines.planning.lns import LnsSettings, improve
+from baselines.planning.planner import BACKENDS, PlanResult, plan_tasks
+from baselines.planning.prior import average_marginal_cost
 from baselines.planning.problem import Problem, TaskTooHeavy
 from baselines.planning.solution import Solution
 
 __all__ = [
+    "BACKENDS",
+    "Fleet",
     "Insertion",
+    "LnsSettings",
+    "PlanResult",
     "Problem",
     "Solution",
     "TaskTooHeavy",
     "apply_insertion",
+    "average_marginal_cost",
     "best_route_insertion",
     "cheapest_insertion",
     "construct",
+    "improve",
     "insert_task",
+    "plan_tasks",
 ]
