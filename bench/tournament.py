@@ -9,6 +9,7 @@ fresh folders, one after the other, and must end with the same outcomes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -22,10 +23,26 @@ from tournament.run import run_tournament  # noqa: E402
 from tournament.store import ResultsStore  # noqa: E402
 
 
-def outcomes(folder: Path) -> list[tuple[object, ...]]:
+def cpu_times() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far (Linux), or (0, 0)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return sum(fields) - idle, sum(fields)
+
+
+def outcomes(folder: Path) -> tuple[list[tuple[object, ...]], float]:
+    """Every match's key, profits and winner, and the sum of the matches' own wall times."""
     store = ResultsStore.open(folder)
     try:
-        return [(m.key, m.profit, m.winner) for m in store.matches()]
+        matches = list(store.matches())
+        seconds = 0.0
+        for m in matches:
+            record = store.record(m.key) or {}
+            seconds += float(record.get("timing", {}).get("match", 0.0))
+        return [(m.key, m.profit, m.winner) for m in matches], seconds
     finally:
         store.close()
 
@@ -47,17 +64,23 @@ def main() -> None:
     )
     print(f"field: {', '.join(config.agents)}; {args.topology}, {args.tasks} tasks, "
           f"repeat {args.repeat}")
+    load = os.getloadavg()[0]
     rates: dict[int, float] = {}
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for jobs in (1, 2):
             out = Path(tmp) / f"jobs{jobs}"
+            before = cpu_times()
             summary = run_tournament(config, out, jobs=jobs, progress=False)
+            busy, total = (a - b for a, b in zip(cpu_times(), before, strict=True))
             rates[jobs] = summary.played / summary.seconds
-            results[jobs] = outcomes(out)
+            results[jobs], match_seconds = outcomes(out)
             print(f"--jobs {jobs}: {summary.played} matches in {summary.seconds:.1f} s = "
                   f"{rates[jobs]:.2f} matches/s ({summary.faulted} with faults, "
-                  f"{summary.errors} errors)")
+                  f"{summary.errors} errors); matches in flight on average "
+                  f"{match_seconds / summary.seconds:.2f}; machine busy {busy / max(total, 1):.0%}")
+    print(f"cores: {os.cpu_count()}; load average before: {load:.2f} (a busy machine when "
+          "jobs 1 runs means other work: it lowers the ratio)")
     print(f"ratio jobs 2 / jobs 1: {rates[2] / rates[1]:.2f}x (goal >= 1.8x)")
     print(f"same outcomes: {'yes' if results[1] == results[2] else 'NO'}")
 
