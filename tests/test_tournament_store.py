@@ -74,6 +74,14 @@ def test_store_keeps_each_match_once_and_resumes(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_folder_takes_one_run_at_a_time(tmp_path: Path) -> None:
+    store = ResultsStore.create_or_resume(tmp_path, CONFIG)
+    with pytest.raises(UserError, match="in use by another tournament run"):
+        ResultsStore.create_or_resume(tmp_path, CONFIG)
+    store.close()
+    ResultsStore.create_or_resume(tmp_path, CONFIG).close()
+
+
 def test_resume_with_another_configuration_is_refused(tmp_path: Path) -> None:
     ResultsStore.create_or_resume(tmp_path, CONFIG).close()
     with pytest.raises(UserError, match="another configuration: seed differs") as err:

@@ -9,7 +9,9 @@ different one is refused.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from tournament.schedule import MatchSpec
 
 #: The database's file name inside an output folder.
 STORE_FILE = "tournament.sqlite"
+#: Held (flock) by the run writing to a folder; the OS releases it when that process dies.
+LOCK_FILE = "tournament.lock"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -64,6 +68,19 @@ class StoredMatch:
     faults: tuple[dict[str, Any], ...]
 
 
+def _lock(folder: Path) -> int:
+    """Take the folder's run lock, or raise StoreError if another run holds it."""
+    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreError(
+            f"{folder} is in use by another tournament run; wait for it or stop it first"
+        ) from None
+    return fd
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=30.0)
     conn.execute("PRAGMA journal_mode=WAL")
@@ -76,9 +93,10 @@ def _connect(path: Path) -> sqlite3.Connection:
 class ResultsStore:
     """The store of one output folder. Use :meth:`create_or_resume` to run, :meth:`open` to read."""
 
-    def __init__(self, folder: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, folder: Path, conn: sqlite3.Connection, lock: int | None = None) -> None:
         self.folder = folder
         self.conn = conn
+        self._lock = lock
 
     @classmethod
     def create_or_resume(cls, folder: str | Path, config: Mapping[str, Any]) -> ResultsStore:
@@ -89,10 +107,15 @@ class ResultsStore:
         folder = Path(folder)
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            lock = _lock(folder)
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot create the results folder ({exc})") from None
+        try:
             conn = _connect(folder / STORE_FILE)
             with conn:
                 conn.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
+            os.close(lock)
             raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
         wanted = json.dumps(dict(config), sort_keys=True)
         difference = None
@@ -105,11 +128,12 @@ class ResultsStore:
                 difference = config_difference(json.loads(row[0]), config)
         if difference is not None:
             conn.close()
+            os.close(lock)
             raise StoreError(
                 f"{folder} holds a tournament with another configuration: {difference}; "
                 "rerun with the same options, or choose another --out"
             )
-        return cls(folder, conn)
+        return cls(folder, conn, lock)
 
     @classmethod
     def open(cls, folder: str | Path) -> ResultsStore:
@@ -181,8 +205,11 @@ class ResultsStore:
         return None if row is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and let another run write to the folder)."""
         self.conn.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
 
 class StoreWriter(TournamentEvents):
