@@ -19,6 +19,7 @@ from typing import Any
 from tabulate import tabulate
 
 from apdp.errors import UserError
+from tournament.groups import group_standings, label_function
 from tournament.stats import PooledMatch, Statistics, compute, match_json
 from tournament.store import ResultsStore
 
@@ -63,9 +64,17 @@ def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
     return f"{w}-{d}-{lo}"
 
 
-def sections(stats: Statistics) -> list[Section]:
+def sections(stats: Statistics, group_by: str | None = None) -> list[Section]:
     """(title, headers, rows) of every section, in print order."""
     out: list[Section] = []
+    if group_by is not None:
+        out.append((
+            f"Groups by {group_by}",
+            ["group", "agents", "matches", "wins", "losses", "draws", "win rate", "faults",
+             "mean rating"],
+            [[g.group, len(g.agents), g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}",
+              g.faults, round(g.mean_rating)] for g in group_standings(stats.standings, group_by)],
+        ))
     out.append((
         f"Standings: {stats.tournaments} tournament(s), {stats.matches} matches",
         ["agent", "avg wins", "sd", "avg losses", "sd", "wins", "losses", "draws", "win rate",
@@ -102,9 +111,13 @@ def sections(stats: Statistics) -> list[Section]:
     return out
 
 
-def to_json(stats: Statistics, pooled: Sequence[PooledMatch]) -> dict[str, Any]:
-    """The JSON report."""
+def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None) -> dict[str, Any]:
+    """The JSON report (with ``groups`` when grouped)."""
+    extra: dict[str, Any] = {}
+    if group_by is not None:
+        extra = {"group_by": group_by, "groups": [asdict(g) for g in group_standings(stats.standings, group_by)]}
     return {
+        **extra,
         "tournaments": stats.tournaments,
         "agents": [
             {**{k: asdict(s)[k] for k in AGENT_FIELDS}, "matches": s.matches,
@@ -118,14 +131,14 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch]) -> dict[str, Any]:
     }
 
 
-def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str) -> str:
-    """The report in ``fmt`` (one of FORMATS)."""
+def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by: str | None = None) -> str:
+    """The report in ``fmt`` (one of FORMATS), with a section of groups when ``group_by`` is set."""
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     if fmt == "json":
-        return json.dumps(to_json(stats, pooled), indent=2)
+        return json.dumps(to_json(stats, pooled, group_by), indent=2)
     blocks = []
-    for title, headers, rows in sections(stats):
+    for title, headers, rows in sections(stats, group_by):
         if fmt == "csv":
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
@@ -141,9 +154,11 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str) -> str:
     return "\n".join(blocks)
 
 
-def report(folders: Sequence[str | Path], fmt: str = "table") -> str:
-    """The report over the results of ``folders`` in ``fmt``."""
+def report(folders: Sequence[str | Path], fmt: str = "table", group_by: str | None = None) -> str:
+    """The report over the results of ``folders`` in ``fmt``, grouped by provenance if asked."""
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if group_by is not None:
+        label_function(group_by)  # a bad grouping fails before any work
     pooled = load(folders)
-    return render(compute(pooled), pooled, fmt)
+    return render(compute(pooled), pooled, fmt, group_by)

@@ -15,9 +15,13 @@ def report_command(
     format: Annotated[
         str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")
     ] = "table",
+    group_by: Annotated[
+        str | None,
+        typer.Option(help="Also pool agents by origin: model, strategy or provenance (both)."),
+    ] = None,
 ) -> None:
     """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""
-    typer.echo(report(folders, format.lower()))
+    typer.echo(report(folders, format.lower(), group_by.lower() if group_by else None))
 
 
 def register(app: typer.Typer) -> None:
