@@ -1,8 +1,8 @@
 """Grouping agents by where they came from (model, strategy) for reports.
 
 A generated agent carries its provenance (``apdp codegen ingest`` writes it); a shipped baseline
-(and the course's template) is in the ``baseline`` group and any other agent in ``human``. Agents whose file cannot be found any
-more are ``unknown``.
+(and the course's template) is in the ``baseline`` group and any other agent in ``human``. Agents
+whose file cannot be found any more are ``unknown``.
 """
 
 from __future__ import annotations
