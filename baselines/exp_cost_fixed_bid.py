@@ -15,7 +15,6 @@ from apdp.distribution import TaskDistribution
 from apdp.task import Task
 from apdp.topology import Topology
 from baselines.planning.planning_agent import PlanningAgent
-from baselines.planning.prior import average_marginal_cost
 
 
 class ExpCostFixedBid(PlanningAgent):
@@ -24,15 +23,7 @@ class ExpCostFixedBid(PlanningAgent):
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
         """Estimate the fixed bid."""
         super().setup(topology, distribution, company)
-        self.fixed_bid = average_marginal_cost(
-            topology,
-            distribution,
-            company.vehicles,
-            self.rng,
-            self.param("synthetic_tasks", 10),
-            max_iterations=self.param("prior_iterations", 2000),
-            deadline=self.deadline.minus(1.0),
-        )
+        self.fixed_bid = self.synthetic_prior()
 
     def bid(self, task: Task) -> float | None:
         """The fixed bid, or None when no vehicle can carry the task."""

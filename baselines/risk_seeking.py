@@ -24,7 +24,6 @@ from apdp.task import Task
 from apdp.topology import Topology
 from baselines.planning.opponents import ShadowFleets
 from baselines.planning.planning_agent import PlanningAgent
-from baselines.planning.prior import average_marginal_cost
 
 
 class RiskSeeking(PlanningAgent):
@@ -36,15 +35,7 @@ class RiskSeeking(PlanningAgent):
         self.horizon = self.param("horizon", 10.0)
         if self.horizon <= 0:
             raise ValueError(f"parameter horizon must be > 0, got {self.horizon}")
-        self.prior = average_marginal_cost(
-            topology,
-            distribution,
-            company.vehicles,
-            self.rng,
-            self.param("synthetic_tasks", 10),
-            max_iterations=self.param("prior_iterations", 2000),
-            deadline=self.deadline.minus(1.0),
-        )
+        self.prior = self.synthetic_prior()
         self.shadows = ShadowFleets(self, topology, company)
 
     def prior_weight(self) -> float:

@@ -19,6 +19,7 @@ from apdp.task import Task
 from apdp.topology import Topology
 from baselines.planning.fleet import Fleet
 from baselines.planning.planner import BACKENDS, plan_tasks
+from baselines.planning.prior import average_marginal_cost
 
 #: Seconds kept back from the referee's deadline (plans must still be written out and sent).
 PLAN_MARGIN = 0.3
@@ -48,6 +49,18 @@ class PlanningAgent(Agent):
         """The part ``share`` of the time left for this bid, less a safety margin."""
         left = max(0.0, self.deadline.remaining() - BID_MARGIN)
         return Deadline.after(left * share)
+
+    def synthetic_prior(self) -> float:
+        """The average marginal cost of ``synthetic_tasks`` (10) tasks drawn from the distribution."""
+        return average_marginal_cost(
+            self.topology,
+            self.distribution,
+            self.company.vehicles,
+            self.rng,
+            self.param("synthetic_tasks", 10),
+            max_iterations=self.param("prior_iterations", 2000),
+            deadline=self.deadline.minus(1.0),
+        )
 
     def own_marginal_cost(self, task: Task, share: float = 1.0) -> float | None:
         """Marginal cost of ``task`` for our fleet (None if we cannot carry it)."""
