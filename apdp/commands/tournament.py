@@ -71,6 +71,11 @@ def tournament(
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
+    if jobs > default_jobs():
+        raise UserError(
+            f"--jobs {jobs} is more than the {default_jobs()} cores here: agents would share cores and "
+            f"run out of time unfairly; use --jobs {default_jobs()} or fewer"
+        )
     config = make_config(
         topology=topology,
         agents=_agent_names(agents),
