@@ -68,41 +68,48 @@ def best_route_insertion(
     best_i = best_j = -1
     best_a = INFINITY
     best_a_i = -1
-    prev = problem.homes[vehicle]
+    # distances from the previous stop's city, carried along the sweep (fewer list lookups)
+    prev_row = dist[problem.homes[vehicle]]
+    prev_p = row_p[problem.homes[vehicle]]
+    prev_d = row_d[problem.homes[vehicle]]
     load = 0.0
-    n = len(route)
-    for j in range(n):
-        stop = route[j]
+    j = 0
+    for stop in route:
         c = city[stop]
+        here_p = row_p[c]
+        here_d = row_d[c]
         if load <= room:
-            base = dist[prev][c]
+            base = prev_row[c]
             # the delivery before c_j, the pickup earlier in the window
-            extra_d = row_d[prev] + row_d[c] - base
-            if best_a + extra_d < best:
-                best = best_a + extra_d
+            extra = best_a + (prev_d + here_d - base)
+            if extra < best:
+                best = extra
                 best_i, best_j = best_a_i, j
             # both before c_j
-            same = row_p[prev] + p_to_d + row_d[c] - base
-            if same < best:
-                best = same
+            extra = prev_p + p_to_d + here_d - base
+            if extra < best:
+                best = extra
                 best_i = best_j = j
-            extra_p = row_p[prev] + row_p[c] - base
-            if extra_p < best_a:
-                best_a = extra_p
+            extra = prev_p + here_p - base
+            if extra < best_a:
+                best_a = extra
                 best_a_i = j
         else:
             best_a = INFINITY
         load += load_of[stop]
-        prev = c
+        prev_row = dist[c]
+        prev_p = here_p
+        prev_d = here_d
+        j += 1
     if load <= room:
-        end_d = best_a + row_d[prev]
-        if end_d < best:
-            best = end_d
-            best_i, best_j = best_a_i, n
-        same = row_p[prev] + p_to_d
-        if same < best:
-            best = same
-            best_i = best_j = n
+        extra = best_a + prev_d
+        if extra < best:
+            best = extra
+            best_i, best_j = best_a_i, j
+        extra = prev_p + p_to_d
+        if extra < best:
+            best = extra
+            best_i = best_j = j
     return best, best_i, best_j
 
 
