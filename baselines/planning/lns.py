@@ -30,9 +30,9 @@ class LnsSettings:
 
     #: fewest and most tasks removed per iteration (the most is also capped by ``remove_share``)
     min_remove: int = 1
-    max_remove: int = 10
+    max_remove: int = 15
     #: at most this share of the tasks is removed at once
-    remove_share: float = 0.4
+    remove_share: float = 0.5
     #: initial and final temperature, as fractions of the initial cost per task
     start_temperature: float = 1.0
     end_temperature: float = 0.002
@@ -43,6 +43,8 @@ class LnsSettings:
     stretch_chance: float = 0.3
     #: share of the budget spent comparing fleet uses (see ``improve``)
     fleet_share: float = 0.6
+    #: go back to the best solution after this many iterations without a new best (0: never)
+    restart_after: int = 1000
 
 
 DEFAULT_SETTINGS = LnsSettings()
@@ -120,6 +122,7 @@ def anneal(
     least = min(settings.min_remove, most)
     vehicles = current.problem.vehicle_count if allowed is None else len(allowed)
     iteration = 0
+    last_best = 0
     while True:
         if max_iterations is not None:
             if iteration >= max_iterations:
@@ -148,6 +151,10 @@ def anneal(
             current, current_cost = candidate, cost
             if cost < best_cost - 1e-9:
                 best, best_cost = candidate.copy(), cost
+                last_best = iteration
+        if settings.restart_after and iteration - last_best >= settings.restart_after:
+            current, current_cost = best.copy(), best_cost
+            last_best = iteration
     best.refresh()
     return best
 
