@@ -45,10 +45,10 @@ def insertion_latency(instance: Instance, repeats: int = 2000) -> float:
     )
     rng = random.Random(1)
     cities = instance.topology.cities
-    new = [
-        problem.slot(Task(10_000 + k, *rng.sample(cities, 2), rng.randint(1, 10)))
-        for k in range(50)
-    ]
+    new = []
+    for k in range(50):
+        pickup, delivery = rng.sample(cities, 2)
+        new.append(problem.slot(Task(10_000 + k, pickup, delivery, rng.randint(1, 10))))
     times = []
     for k in range(repeats):
         slot = new[k % len(new)]
