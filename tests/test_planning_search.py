@@ -15,7 +15,7 @@ from apdp.plan import check_plans, plan_cost
 from apdp.task import Task
 from apdp.topology import Topology, load_topology
 from baselines.planning import Problem, Solution, TaskTooHeavy, construct
-from baselines.planning.lns import improve
+from baselines.planning.lns import LnsSettings, improve
 from baselines.planning.planner import plan_tasks
 
 TOPOLOGY: Topology = load_topology("switzerland")
@@ -106,3 +106,19 @@ def test_a_task_too_heavy_for_every_vehicle_is_refused() -> None:
     with pytest.raises(TaskTooHeavy, match="task 3 weighs 40"):
         plan_tasks(TOPOLOGY, [Vehicle("a", "Bern", 30, 5)], [Task(3, "Bern", "Sion", 40)],
                    max_iterations=10)
+
+
+def test_restarts_from_the_best_keep_runs_reproducible_and_valid() -> None:
+    rng = random.Random(6)
+    vehicles = [Vehicle("a", "Bern", 25, 5), Vehicle("b", "Thun", 25, 5)]
+    tasks = []
+    for k in range(20):
+        pickup, delivery = rng.sample(CITIES, 2)
+        tasks.append(Task(k, pickup, delivery, rng.randint(1, 10)))
+    start = construct(Solution.empty(Problem(TOPOLOGY, vehicles, tasks)), list(range(20)))
+    often = LnsSettings(restart_after=20)
+    a = improve(start, random.Random(1), max_iterations=400, settings=often)
+    b = improve(start, random.Random(1), max_iterations=400, settings=often)
+    assert a.routes == b.routes
+    assert a.cost <= start.cost + 1e-9
+    assert a.violations(tasks) == []
