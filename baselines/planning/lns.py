@@ -5,7 +5,8 @@ as a stretch of one route, then reinsert each at its cheapest place in a random 
 whole route (swap two vehicles' routes, or append one vehicle's route to another's). A candidate is
 accepted when it is cheaper, or with probability ``exp(-increase / T)``; the temperature ``T``
 falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
-initial cost per task) over the run.
+initial cost per task) over the run. After ``restart_after`` iterations without a new best
+solution the search goes back to the best one (annealing wanders far from it on long runs).
 
 Runs are reproducible: with ``max_iterations`` the schedule follows the iteration count and every
 choice comes from the given ``random.Random``, so the result depends on the seed only; the
