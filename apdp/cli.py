@@ -11,7 +11,7 @@ import typer
 try:  # typer >= 0.29 carries its own copy of click
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer on top of click
-    from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click import exceptions as click_errors  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from apdp.errors import UserError
 
