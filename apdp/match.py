@@ -85,6 +85,7 @@ class _Referee:
              timeout: float) -> CallResult | None:
         result = seat.process.call(method, args, timeout)
         if result.fault is not None:
+            seat.timing["faulted_call"] = result.seconds
             f = result.fault
             self.fault(seat, f.kind, phase, task, f.message, traceback=f.traceback,
                        import_error=f.import_error)
