@@ -51,6 +51,7 @@ class _Seat:
     won: list[Task] = field(default_factory=list)
     fault: Fault | None = None
     plans: list[VehiclePlan] | None = None
+    last_call: float = 0.0  # seconds the latest call took
     timing: dict[str, float] = field(
         default_factory=lambda: {"setup": 0.0, "bid_total": 0.0, "bid_max": 0.0, "plan": 0.0}
     )
@@ -78,14 +79,15 @@ class _Referee:
               **details: object) -> None:
         """Record ``seat``'s fault and stop its process; ``details`` are extra fields of the fault."""
         seat.fault = Fault(seat.index, kind, phase, task.id if task else None, message)
+        seat.timing["faulted_call"] = seat.last_call
         self.details[seat.index] = {k: v for k, v in details.items() if v}
         seat.process.kill()
 
     def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
              timeout: float) -> CallResult | None:
         result = seat.process.call(method, args, timeout)
+        seat.last_call = result.seconds
         if result.fault is not None:
-            seat.timing["faulted_call"] = result.seconds
             f = result.fault
             self.fault(seat, f.kind, phase, task, f.message, traceback=f.traceback,
                        import_error=f.import_error)
