@@ -78,4 +78,6 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    if code == 130:  # typer turns Ctrl-C into exit code 130
+        print("interrupted", file=sys.stderr)
     sys.exit(code if isinstance(code, int) else 0)
