@@ -41,19 +41,21 @@ for _name in COMMAND_MODULES:
 def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents", "-a")) -> list[str]:
     """Let ``--agents a b c`` mean ``--agents a --agents b --agents c`` (click takes one per flag)."""
     out: list[str] = []
-    option: str | None = None
+    option: str | None = None  # the option whose values are being read
+    given = False  # whether that option got a value yet
     for arg in argv:
         if arg in options:
-            option = arg
+            option, given = arg, False
             continue
         if option is not None and not arg.startswith("-"):
             out += [option, arg]
+            given = True
             continue
-        if option is not None and arg.startswith("-") and out[-2:-1] != [option]:
+        if option is not None and not given:
             out.append(option)  # a bare --agents: let click report the missing value
         option = None
         out.append(arg)
-    if option is not None and out[-2:-1] != [option]:
+    if option is not None and not given:
         out.append(option)
     return out
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
 import sys
 import tomllib
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from typing import Any
 
 from apdp.agent import Agent
 from apdp.errors import UserError
-from apdp.topology import normalise_name
+from apdp.lookup import normalise_name, search_path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PARAMS_FILE = "params.toml"
@@ -47,13 +46,7 @@ class AgentSource:
 
 def agent_dirs() -> list[Path]:
     """The folders searched for agents, in order."""
-    dirs = [Path(p) for p in os.environ.get("APDP_AGENTS", "").split(os.pathsep) if p]
-    dirs += [Path.cwd() / "agents", PROJECT_ROOT / "baselines", PROJECT_ROOT / "agents"]
-    unique: list[Path] = []
-    for d in dirs:
-        if d.is_dir() and all(d.resolve() != u.resolve() for u in unique):
-            unique.append(d)
-    return unique
+    return search_path("APDP_AGENTS", [Path.cwd() / "agents", PROJECT_ROOT / "baselines", PROJECT_ROOT / "agents"])
 
 
 def _is_agent_file(path: Path) -> bool:

@@ -74,6 +74,8 @@ class _Referee:
             _Seat(i, s, AgentProcess(limits.memory_mb, limits.output_kb))
             for i, s in enumerate(sources)
         ]
+        #: Extra fields of each agent's fault (traceback, import_error, violations).
+        self.details: dict[int, dict[str, object]] = {}
 
     def fault(self, seat: _Seat, kind: FaultKind, phase: Phase, task: Task | None, message: str,
               **details: object) -> None:
@@ -95,7 +97,6 @@ class _Referee:
         return result
 
     def play(self, listener: AuctionListener | None) -> dict[str, Any]:
-        self.details: dict[int, dict[str, object]] = {}
         task_rng, tie_rng, agent_seeds = match_streams(self.seed, len(self.seats))
         registry = registry_params()
         started = time.monotonic()

@@ -39,7 +39,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from apdp.company import Company, Vehicle
 from apdp.distribution import DistributionSpec, TaskDistribution
 from apdp.errors import UserError
-from apdp.topology import Topology, load_topology, normalise_name
+from apdp.lookup import normalise_name
+from apdp.topology import Topology, load_topology
 
 
 class ScenarioError(UserError):

@@ -23,7 +23,6 @@ shortest path; ``Topology.distance`` and ``Topology.path`` are precomputed for e
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from typing import Any
 import networkx as nx
 
 from apdp.errors import UserError
+from apdp.lookup import normalise_name, search_path
 
 #: Folder of the networks that ship with apdp.
 SHIPPED_TOPOLOGIES = Path(__file__).resolve().parent.parent / "topologies"
@@ -146,11 +146,6 @@ class Topology:
         return max(max(row) for row in self.distances)
 
 
-def normalise_name(name: str) -> str:
-    """Lower case without separators: ``The-Netherlands`` and ``the_netherlands`` match."""
-    return re.sub(r"[^0-9a-z]", "", name.lower())
-
-
 def _require(cond: bool, source: str, what: str) -> None:
     if not cond:
         raise TopologyError(f"{source}: {what}")
@@ -237,13 +232,7 @@ def load_topology_file(path: str | os.PathLike[str]) -> Topology:
 
 def topology_dirs() -> list[Path]:
     """Folders searched for networks: ``$APDP_TOPOLOGIES`` (``:``-separated), ./topologies, shipped."""
-    dirs = [Path(p) for p in os.environ.get("APDP_TOPOLOGIES", "").split(os.pathsep) if p]
-    dirs += [Path.cwd() / "topologies", SHIPPED_TOPOLOGIES]
-    unique: list[Path] = []
-    for d in dirs:
-        if d.is_dir() and d.resolve() not in [u.resolve() for u in unique]:
-            unique.append(d)
-    return unique
+    return search_path("APDP_TOPOLOGIES", [Path.cwd() / "topologies", SHIPPED_TOPOLOGIES])
 
 
 def _candidates() -> dict[str, Path]:
