@@ -26,6 +26,7 @@ from typing import Any
 
 from apdp.company import Company
 from apdp.fault import Fault
+from apdp.files import write_atomically
 from apdp.plan import company_cost, plans_from_json
 from apdp.topology import Topology
 
@@ -89,5 +90,8 @@ def without_timing(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write a record as JSON (UTF-8, city names as they are)."""
-    Path(path).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    """Write a record as JSON (UTF-8, city names as they are), never through a planted symlink.
+
+    A missing or read-only folder raises UserError (see :mod:`apdp.files`).
+    """
+    write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")

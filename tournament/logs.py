@@ -9,13 +9,16 @@ forking a parent that runs threads is unsafe.)
 
 from __future__ import annotations
 
+import errno
 import logging
 import logging.handlers
 import multiprocessing
 import multiprocessing.queues
+import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from apdp.errors import UserError
 from tournament.events import Record, TournamentEvents
 from tournament.schedule import MatchSpec
 
@@ -27,13 +30,26 @@ _FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(me
 log = logging.getLogger("apdp.tournament")
 
 
+def _open_log(path: Path) -> IO[str]:
+    """The log file, appended to; a symlink planted in its place is refused, never followed."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UserError(f"{path} is a symlink; remove it or choose another --out") from None
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    return os.fdopen(fd, "a", encoding="utf-8")
+
+
 class RunLog:
     """The log file of one run; a context manager that installs and removes the handler."""
 
     def __init__(self, folder: Path, level: int = logging.INFO) -> None:
         self.path = folder / LOG_FILE
         self.level = level
-        file_handler = logging.FileHandler(self.path, encoding="utf-8")
+        self._stream = _open_log(self.path)
+        file_handler: logging.StreamHandler[IO[str]] = logging.StreamHandler(self._stream)
         file_handler.setFormatter(logging.Formatter(_FORMAT))
         file_handler.setLevel(level)
         self.file_handler = file_handler
@@ -59,6 +75,7 @@ class RunLog:
         self.listener.stop()
         self.queue.close()
         self.file_handler.close()
+        self._stream.close()
 
 
 def worker_logging(queue: multiprocessing.queues.Queue[Any], level: int) -> None:

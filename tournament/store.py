@@ -9,6 +9,7 @@ different one is refused.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -68,9 +69,23 @@ class StoredMatch:
     faults: tuple[dict[str, Any], ...]
 
 
+def _refuse_symlinks(path: Path) -> None:
+    """Raise StoreError if the store file ``path`` or its WAL files are symlinks (planted to
+    redirect the store's writes: SQLite would follow them)."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.is_symlink():
+            raise StoreError(f"{file} is a symlink, not a results store; remove it or choose another --out")
+
+
 def _lock(folder: Path) -> int:
     """Take the folder's run lock, or raise StoreError if another run holds it."""
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    path = folder / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StoreError(f"{path} is a symlink; remove it or choose another --out") from None
+        raise
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -105,6 +120,7 @@ class ResultsStore:
         A store that already holds another configuration raises StoreError with one line.
         """
         folder = Path(folder)
+        _refuse_symlinks(folder / STORE_FILE)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             lock = _lock(folder)
@@ -140,6 +156,7 @@ class ResultsStore:
         """Open the existing store of ``folder`` for reading."""
         folder = Path(folder)
         path = folder / STORE_FILE
+        _refuse_symlinks(path)
         if not path.is_file():
             raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE})")
         try:

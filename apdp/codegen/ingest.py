@@ -12,6 +12,7 @@ from apdp.codegen.extract import extract_agent_code
 from apdp.codegen.provenance import Provenance, strip_header, write_sidecar
 from apdp.discovery import AgentNotFound, find_agent
 from apdp.errors import UserError
+from apdp.files import write_atomically
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 
@@ -90,7 +91,7 @@ def ingest_code(
     )
     try:
         agents_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(provenance.header() + code, encoding="utf-8")
+        write_atomically(path, provenance.header() + code)
         sidecar = write_sidecar(path, provenance)
     except OSError as exc:
         raise UserError(f"cannot write agent {path}: {exc.strerror}") from None

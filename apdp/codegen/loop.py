@@ -33,6 +33,7 @@ from apdp.codegen.ingest import IngestedAgent, check_free, ingest_code
 from apdp.codegen.prompts import prompt_hash, render, strategy_prompt
 from apdp.codegen.provenance import transcript_path, write_sidecar
 from apdp.errors import UserError
+from apdp.files import open_new
 from apdp.testing import CheckConfig, CheckReport, MatchOutcome, check_agent
 
 STRATEGIES = ("a1", "a2", "ir", "cr", "gen")
@@ -45,7 +46,7 @@ class Transcript:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._file: IO[str] = open_new(path)
 
     def write(self, entry: dict[str, Any]) -> None:
         """Append ``entry`` (flushed at once, so a crash loses nothing)."""

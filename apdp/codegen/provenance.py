@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apdp.files import write_atomically
+
 #: The first line of the header that ``apdp codegen ingest`` writes at the top of an agent.
 HEADER_MARK = "# apdp-provenance:"
 #: Keys every provenance record has (``read_provenance`` returns at least these).
@@ -62,7 +64,7 @@ def transcript_path(agent_path: Path) -> Path:
 def write_sidecar(agent_path: Path, provenance: Provenance) -> Path:
     """Write the sidecar JSON of ``agent_path``; returns its path."""
     path = sidecar_path(agent_path)
-    path.write_text(json.dumps(provenance.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
+    write_atomically(path, json.dumps(provenance.to_json(), indent=2, ensure_ascii=False) + "\n")
     return path
 
 

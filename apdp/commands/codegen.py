@@ -17,6 +17,7 @@ from apdp.codegen.loop import STRATEGIES, RunSettings, run
 from apdp.codegen.prompts import PROMPT_STRATEGIES, strategy_prompt
 from apdp.discovery import find_agent
 from apdp.errors import UserError
+from apdp.files import write_atomically
 from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig, check_agent
 
 codegen_app = typer.Typer(
@@ -79,10 +80,7 @@ def prompt(
         sys.stdout.write(rendered.text)
         typer.echo(f"prompt {strategy} sha256 {rendered.sha256}", err=True)
         return
-    try:
-        out.write_text(rendered.text, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror}") from None
+    write_atomically(out, rendered.text)
     typer.echo(f"wrote {out} (prompt {strategy}, sha256 {rendered.sha256})")
 
 

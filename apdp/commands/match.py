@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from apdp.files import check_writable
 from apdp.match import play_match
 from apdp.record import write_record
 from apdp.scenario import load_scenario
@@ -75,6 +76,8 @@ def match(
         },
     )
 
+    if record is not None:
+        check_writable(record)  # before the match, not after it
     shown_names = labels(names)
 
     def show(task: Task, bids: list[float | None], winner: int | None) -> None:
