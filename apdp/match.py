@@ -18,7 +18,7 @@ import numpy as np
 from apdp.auction import auction_winner, check_bid
 from apdp.company import Company
 from apdp.discovery import AgentSource, find_agent, registry_params
-from apdp.fault import Fault, FaultKind, Phase
+from apdp.fault import PHASES, Fault, FaultKind, Phase
 from apdp.plan import VehiclePlan, check_plans, plans_from_json
 from apdp.record import RECORD_FORMAT, settle
 from apdp.sandbox.process import AgentProcess, CallResult
@@ -52,6 +52,7 @@ class _Seat:
     fault: Fault | None = None
     plans: list[VehiclePlan] | None = None
     last_call: float = 0.0  # seconds the latest call took
+    cpu: dict[str, float] | None = None  # CPU seconds per phase, where they can be read
     timing: dict[str, float] = field(
         default_factory=lambda: {"setup": 0.0, "bid_total": 0.0, "bid_max": 0.0, "plan": 0.0}
     )
@@ -88,6 +89,10 @@ class _Referee:
     def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
              timeout: float) -> CallResult | None:
         result = seat.process.call(method, args, timeout)
+        cpu = seat.process.cpu_seconds()
+        if cpu is not None:
+            seat.cpu = seat.cpu or dict.fromkeys(PHASES, 0.0)
+            seat.cpu[phase] += cpu
         seat.last_call = result.seconds
         if result.fault is not None:
             f = result.fault
@@ -147,7 +152,7 @@ class _Referee:
             item.update(self.details.get(item["agent"], {}))
         record["timing"] = {
             "match": time.monotonic() - started,
-            "agents": [s.timing for s in self.seats],
+            "agents": [s.timing if s.cpu is None else {**s.timing, "cpu": s.cpu} for s in self.seats],
         }
         record["output"] = outputs
         return record

@@ -14,7 +14,15 @@ A record is a JSON object::
 Fields may be added (``timing``, ``output``; on a fault: ``traceback`` for an exception,
 ``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
 ``{"vehicle", "action", "task", "message"}``); none are renamed. Timing
-fields differ from run to run; everything else is fixed by the seed.
+fields differ from run to run; everything else is fixed by the seed. ``timing`` is::
+
+    {"match": wall seconds,
+     "agents": [{"setup", "bid_total", "bid_max", "plan": wall seconds of the calls,
+                 "faulted_call": seconds of the call that faulted (only on a fault),
+                 "cpu": {"setup", "bid", "auction_result", "plan": CPU seconds}}, ...]}
+
+``cpu`` is user + system time of the agent's process and of the children it waited for, per phase
+(all bids, all auction results), measured by the referee from ``/proc``: absent where there is none.
 """
 
 from __future__ import annotations

@@ -80,6 +80,14 @@ class Limits(BaseModel):
 
     memory_mb: int = Field(1024, ge=64)
     output_kb: int = Field(64, ge=0, le=65536)
+    #: Size cap of the agent's private folder (its working directory, $HOME and $TMPDIR).
+    disk_mb: int = Field(256, ge=1)
+    #: Processes and threads the agent may run at once.
+    processes: int = Field(64, ge=1)
+    #: Files the agent may hold open at once.
+    open_files: int = Field(256, ge=16)
+    #: Confine agent processes (see ``apdp sandbox``); off only to measure what confinement costs.
+    sandbox: bool = True
 
 
 class Scenario(BaseModel):

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from apdp.fault import FaultKind
+from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.worker import Limits
 
 #: Largest reply accepted from an agent process, in bytes.
@@ -122,6 +123,7 @@ class AgentProcess:
     _conn: Connection | None = field(default=None, init=False)
     _output_path: str = field(default="", init=False)
     _killed: bool = field(default=False, init=False)
+    _cpu: CpuMeter | None = field(default=None, init=False)
 
     def start(self) -> None:
         """Start the process (it runs no agent code until ``setup``)."""
@@ -129,6 +131,7 @@ class AgentProcess:
         os.close(fd)
         limits = Limits(self.memory_mb * 1024 * 1024, self.output_kb * 1024, self._output_path)
         self._pid, self._conn = Zygote.get().spawn(limits)
+        self._cpu = CpuMeter.open(self._pid)  # the first reading
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
@@ -169,6 +172,10 @@ class AgentProcess:
             return CallResult(None, fault, took)
         return CallResult(reply, None, took)
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the process used since the previous reading (None where it cannot be read)."""
+        return None if self._cpu is None else self._cpu.take()
+
     def _death(self) -> CallFault:
         assert self._pid is not None
         code = Zygote.get().exit_code(self._pid, 1.0)
@@ -187,6 +194,8 @@ class AgentProcess:
         self._killed = True
         if self._pid is None:
             return
+        if self._cpu is not None:
+            self._cpu.sample()  # its last reading: once killed and reaped it cannot be read
         for kill in (os.killpg, os.kill):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 kill(self._pid, signal.SIGKILL)
@@ -198,6 +207,8 @@ class AgentProcess:
                 self._conn.close()
         # The worker writes its output unbuffered, so stopping it now loses none of it.
         self.kill()
+        if self._cpu is not None:
+            self._cpu.close()
         return self._read_output()
 
     def _read_output(self) -> str:

@@ -27,6 +27,7 @@ from apdp.deadline import Deadline
 from apdp.discovery import AgentLoadError, load_agent_class
 from apdp.distribution import TaskDistribution
 from apdp.plan import Deliver, Move, Pickup
+from apdp.sandbox.confine import Confinement, confine
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -41,6 +42,8 @@ class Limits:
     memory_bytes: int
     output_bytes: int
     output_path: str
+    #: The confinement applied at setup, before the agent's file is loaded; None: unconfined.
+    confinement: Confinement | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,7 @@ def deadline_for(timeout: float) -> Deadline:
     return Deadline.after(timeout - min(0.25, 0.1 * timeout))
 
 
-def _confine(limits: Limits) -> None:
+def _prepare(limits: Limits) -> None:
     os.setsid()  # own process group: the referee kills the agent and anything it started
     resource.setrlimit(resource.RLIMIT_DATA, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -192,7 +195,7 @@ def _setup(req: SetupRequest) -> Agent:
 
 def worker_main(conn: Connection, limits: Limits) -> None:
     """Serve the referee's requests until it closes the pipe. Never returns an agent's exception."""
-    _confine(limits)
+    _prepare(limits)
     agent: Agent | None = None
     agent_file = ""
     while True:
@@ -204,12 +207,20 @@ def worker_main(conn: Connection, limits: Limits) -> None:
             if method == "setup":
                 req: SetupRequest = args
                 agent_file = str(Path(req.path).resolve())
+                off = [] if limits.confinement is None else confine(agent_file, conn.fileno(), limits.confinement)
                 try:
                     agent = _setup(req)
                 except AgentLoadError as exc:
                     _send(conn, {"fault": "exception", "message": str(exc), "load": True})
                     continue
-                reply: dict[str, Any] = {"ok": None}
+                reply: dict[str, Any] = {"ok": None, "unprotected": off}
+            elif method == "confine":  # apdp sandbox: confine without an agent
+                off = [] if limits.confinement is None else confine(str(args), conn.fileno(), limits.confinement)
+                reply = {"ok": None, "unprotected": off}
+            elif method == "probe":
+                from apdp.sandbox.probe import run
+
+                reply = run(args)
             elif agent is None:
                 reply = {"fault": "exception", "message": f"{method} before setup"}
             elif method == "bid":

@@ -8,6 +8,10 @@ come. The zygote reaps its children and reports each exit status to the referee.
 Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with one file
 descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid)``;
 whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
+
+The zygote is a child subreaper: a process that an agent started and orphaned (a double-forked
+daemon, the children of a killed agent) becomes the zygote's child, and the zygote kills it at
+once. So no process an agent started outlives its agent process, however it detached itself.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import signal
 import socket
 import sys
 from multiprocessing.connection import Connection
+
+from apdp.sandbox.syscalls import PR_SET_CHILD_SUBREAPER, prctl
 
 #: Modules imported once in the zygote so that agent processes start with them loaded.
 PRELOAD = ("apdp.sandbox.worker", "numpy.random", "baselines.planning")
@@ -54,9 +60,42 @@ def _run_child(control: socket.socket, fd: int, limits: object) -> None:
         os._exit(code)
 
 
+def _strays(agents: set[int]) -> list[int]:
+    """The zygote's children that are not agent processes: orphans that agents left behind."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children") as f:
+                found += [int(p) for p in f.read().split() if int(p) not in agents]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _kill_strays(agents: set[int]) -> None:
+    # Stop them all first, so none can fork while the others are being killed.
+    for _ in range(100):
+        strays = _strays(agents)
+        if not strays:
+            return
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in strays:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+
+
 def serve(control_fd: int) -> None:
     """The zygote's loop: fork on request, report exits, end when the referee goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
+    with contextlib.suppress(OSError):
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
@@ -75,8 +114,10 @@ def serve(control_fd: int) -> None:
                     break
                 if pid == 0:
                     break
-                children.discard(pid)
-                control.send(pickle.dumps(("exit", pid, _returncode(status))))
+                if pid in children:
+                    children.discard(pid)
+                    control.send(pickle.dumps(("exit", pid, _returncode(status))))
+            _kill_strays(children)
             if not readable:
                 continue
             msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)

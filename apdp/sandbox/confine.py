@@ -1,0 +1,181 @@
+"""Confinement of an agent process, applied by the process to itself before any agent code runs.
+
+In order:
+
+1. **Clean slate**: every inherited file descriptor but the referee's pipe and stdio is closed; the
+   environment is replaced by a minimal one (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the
+   private folder).
+2. **Namespaces** (unprivileged user namespace with mount, IPC and UTS namespaces): the private
+   folder becomes a tmpfs of its own, capped in size, that disappears with the agent's last
+   process; every capability the namespace granted is then dropped.
+3. **Limits**: processes, open files, file size, no core dumps.
+4. **Landlock**: read only what an agent needs to run, write only the private folder, no TCP,
+   signals and abstract unix sockets scoped to the agent's own processes (so no ptrace, no
+   ``/proc/<pid>/mem`` or ``environ`` of another process).
+5. **seccomp**: no sockets, no tracing, no namespaces or mounts (see :mod:`apdp.sandbox.seccomp`).
+
+Each step that the machine cannot do is skipped and named in the returned list, so the referee can
+say once which protections are off; :func:`apdp.sandbox.protections.check` tries each one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import site
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+from apdp.sandbox import landlock, seccomp
+from apdp.sandbox.syscalls import (
+    CLONE_NEWIPC,
+    CLONE_NEWNS,
+    CLONE_NEWUSER,
+    CLONE_NEWUTS,
+    MS_NODEV,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_REC,
+    PR_SET_NO_NEW_PRIVS,
+    drop_capabilities,
+    mount,
+    prctl,
+    unshare,
+)
+
+#: System folders an agent may read and run programs from.
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/opt", "/sys/devices/system/cpu")
+#: Single system files an agent may read.
+SYSTEM_FILES = (
+    "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+    "/etc/os-release", "/etc/mime.types", "/dev/random", "/dev/urandom",
+)
+#: Devices an agent may read and write.
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
+
+
+@dataclass(frozen=True, slots=True)
+class Confinement:
+    """What the referee asks of an agent process's confinement."""
+
+    private_dir: str
+    disk_bytes: int
+    processes: int
+    open_files: int
+    file_bytes: int
+
+
+def readable_paths(agent_path: str) -> list[str]:
+    """What an agent may read: the interpreter, its libraries, apdp, baselines and its own file."""
+    import apdp
+    import baselines
+
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    paths.update(sysconfig.get_paths().values())
+    with contextlib.suppress(AttributeError):
+        paths.update(site.getsitepackages())
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user_site:
+        paths.add(user_site)
+    paths.update(str(Path(p.__file__).parent) for p in (apdp, baselines) if p.__file__)
+    paths.update(SYSTEM_READABLE)
+    paths.update(SYSTEM_FILES)
+    paths.add(os.path.realpath(sys.executable))
+    paths.add(agent_path)
+    return sorted(p for p in paths if p)
+
+
+def _clean_slate(keep_fd: int, private_dir: str) -> None:
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, 65536)
+    os.environ.clear()
+    os.environ.update({
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": private_dir,
+        "TMPDIR": private_dir,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    })
+    sys.dont_write_bytecode = True
+    import tempfile
+
+    tempfile.tempdir = None  # read TMPDIR again
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _namespaces(private_dir: str, disk_bytes: int) -> list[str]:
+    """A user namespace whose private tmpfs is the agent's folder; what could not be done."""
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS)
+    except OSError:
+        return ["private folder size cap (no user namespaces)"]
+    off: list[str] = []
+    try:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+        size_kib = max(disk_bytes // 1024, 64)
+        mount("apdp", private_dir, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size_kib}k,mode=0700")
+    except OSError:
+        off.append("private folder size cap (the user namespace may not mount)")
+    drop_capabilities()
+    return off
+
+
+def _limits(c: Confinement) -> list[str]:
+    off: list[str] = []
+    resource.setrlimit(resource.RLIMIT_NOFILE, (c.open_files, c.open_files))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (c.file_bytes, c.file_bytes))
+    resource.setrlimit(resource.RLIMIT_NPROC, (c.processes, c.processes))
+    if os.getuid() == 0:  # the user namespace maps root to itself, and the kernel exempts root
+        off.append("process count limit (root is exempt from RLIMIT_NPROC: run as a normal user)")
+    return off
+
+
+def _rules(agent_path: str, private_dir: str, abi: int) -> list[landlock.Rule]:
+    rules = [landlock.Rule(p, landlock.READ) for p in readable_paths(agent_path)]
+    rules += [landlock.Rule(p, landlock.READ_FILE | landlock.WRITE_FILE) for p in DEVICES]
+    rules.append(landlock.Rule(f"/proc/{os.getpid()}", landlock.READ_FILE | landlock.READ_DIR))
+    rules.append(landlock.Rule(private_dir, landlock.all_rights(abi)))
+    return rules
+
+
+def confine(agent_path: str, keep_fd: int, c: Confinement) -> list[str]:
+    """Confine this process for good; returns the protections that are off on this machine."""
+    agent_path = os.path.realpath(agent_path)
+    _clean_slate(keep_fd, c.private_dir)
+    off: list[str] = []
+    if sys.platform != "linux":
+        os.chdir(c.private_dir)
+        return ["every kernel protection (not Linux)"]
+    off += _namespaces(c.private_dir, c.disk_bytes)
+    os.chdir(c.private_dir)
+    off += _limits(c)
+    abi = landlock.abi_version()
+    if abi == 0:
+        off.append("file, network and signal rules (Landlock missing)")
+    else:
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        done = landlock.restrict_self(_rules(agent_path, c.private_dir, abi), abi)
+        if not done.network:
+            off.append("TCP rules (Landlock ABI < 4)")
+        if not done.signals:
+            off.append("signal and abstract socket scoping (Landlock ABI < 6)")
+    if seccomp.supported():
+        seccomp.install()
+    else:
+        off.append(f"system call filter (no seccomp table for {sys.platform}/{os.uname().machine})")
+    return off

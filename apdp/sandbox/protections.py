@@ -1,0 +1,133 @@
+"""Which protections the sandbox has in force on this machine, each checked by trying it.
+
+:func:`unprotected` confines one process and lists what could not be put in force (the referee
+says it once, in one line); :func:`check` also runs :mod:`apdp.sandbox.probe` inside a confined
+process, so each protection is reported as checked, off, or failed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from apdp.sandbox.process import AgentProcess
+
+#: A small cap and limits for the check, so that it runs in a moment.
+_CHECK_DISK_MB = 8
+_CHECK_PROCESSES = 16
+_CHECK_OPEN_FILES = 128
+
+
+@dataclass(frozen=True, slots=True)
+class Protection:
+    """One protection: what it refuses, the mechanism, and how the check went."""
+
+    name: str
+    refuses: str
+    mechanism: str
+    status: str  # "on", "off" or "FAILED"
+    detail: str
+
+
+#: (check key, what it refuses, the mechanism, the words of an "unprotected" entry that turn it off)
+_TABLE = (
+    ("environment", "reading the referee's environment", "clean environment", ""),
+    ("read", "reading files other than Python, apdp and its own file", "Landlock", "Landlock"),
+    ("write", "writing outside its private folder", "Landlock", "Landlock"),
+    ("private_folder", "a shared working folder", "private $HOME/$TMPDIR", ""),
+    ("disk", "filling the disk (private folder capped)", "user namespace + tmpfs", "size cap"),
+    ("processes_visible", "seeing other processes (/proc)", "Landlock", "Landlock"),
+    ("signals", "signalling other processes", "Landlock scoping", "signal"),
+    ("ptrace", "tracing other processes", "seccomp + Landlock", "system call filter"),
+    ("network", "any network socket", "seccomp + Landlock", "system call filter"),
+    ("unix_sockets", "unix sockets to other programs", "seccomp", "system call filter"),
+    ("process_count", "more than its process limit", "RLIMIT_NPROC", "process count"),
+    ("core_dumps", "core dumps", "RLIMIT_CORE", ""),
+    ("open_files", "more than its open-file limit", "RLIMIT_NOFILE", ""),
+    ("leftovers", "processes outliving the match", "subreaper zygote", ""),
+)
+
+
+def _probe_file() -> str:
+    return str(Path(__file__).with_name("probe.py"))
+
+
+@functools.cache
+def unprotected() -> tuple[str, ...]:
+    """The protections that are off on this machine (empty when all are in force)."""
+    process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
+    process.start()
+    try:
+        result = process.call("confine", _probe_file(), 30.0)
+    finally:
+        process.stop()
+    if result.reply is None:
+        why = result.fault.message if result.fault else "no reply"
+        return (f"every protection (the confined process failed: {why})",)
+    return tuple(result.reply.get("unprotected", []))
+
+
+def warning(off: tuple[str, ...] | list[str] | None = None) -> str | None:
+    """One line naming the protections that are off here (``off``, or found out), or None."""
+    if off is None:
+        off = unprotected()
+    if not off:
+        return None
+    return f"apdp: sandbox protections off on this machine: {'; '.join(off)} (see `apdp sandbox`)"
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(") ")[-1].startswith("Z"):
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def check() -> list[Protection]:
+    """Every protection, checked by trying it from inside a confined process."""
+    off = unprotected()
+    with tempfile.TemporaryDirectory(prefix="apdp-canary-") as canary:
+        Path(canary, "secret").write_text("canary\n")
+        process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
+        process.start()
+        try:
+            process.call("confine", _probe_file(), 30.0)
+            args = {
+                "referee_pid": os.getpid(), "canary_dir": canary, "referee_variables": sorted(os.environ),
+                "disk_bytes": _CHECK_DISK_MB << 20, "processes": _CHECK_PROCESSES,
+                "open_files": _CHECK_OPEN_FILES,
+            }
+            result = process.call("probe", args, 60.0)
+        finally:
+            process.stop()
+        planted = Path(canary, "planted").exists()
+    if result.reply is None:
+        message = result.fault.message if result.fault else "no reply"
+        return [Protection(n, r, m, "FAILED", f"the check process failed: {message}") for n, r, m, _ in _TABLE]
+    checks: dict[str, list[object]] = result.reply["checks"]
+    daemon = int(result.reply.get("daemon", 0))
+    checks["leftovers"] = [daemon > 0 and _gone(daemon, 3.0), f"detached process {daemon}"]
+    if planted:
+        checks["write"] = [False, "a file was planted outside the private folder"]
+    out = []
+    for key, refuses, mechanism, words in _TABLE:
+        passed, detail = checks.get(key, [False, "not checked"])
+        reason = next((o for o in off if words and words in o), None)
+        if passed:
+            status = "on"
+        elif reason is not None:
+            status, detail = "off", reason
+        else:
+            status = "FAILED"
+        out.append(Protection(key, refuses, mechanism, status, str(detail)))
+    return out

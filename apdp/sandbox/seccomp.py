@@ -1,0 +1,121 @@
+"""A seccomp filter: the system calls an agent process is refused, whatever its privileges.
+
+Refused with EPERM: opening sockets of any kind (a ``socketpair`` of unix sockets stays allowed, for
+pipes between the agent's own processes), tracing or reading other processes (``ptrace``,
+``process_vm_*``, ``pidfd_getfd``, ``kcmp``), new namespaces and mounts, kernel keyrings, BPF,
+``perf_event_open``, ``userfaultfd``, io_uring (which could open sockets behind the filter's back),
+and the administrator's calls. ``clone3`` answers ENOSYS so that the C library falls back to
+``clone``, whose flags the filter can read. System calls of another ABI (32-bit, x32) end the
+process.
+
+The numbers are x86_64's; on another architecture :func:`supported` is False and no filter is set.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import struct
+
+from apdp.sandbox.syscalls import (
+    CLONE_THREAD,
+    NAMESPACE_FLAGS,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_SECCOMP,
+    SECCOMP_MODE_FILTER,
+    machine,
+    prctl,
+)
+
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_X32_SYSCALL_BIT = 0x40000000
+
+_X86_64 = {
+    "socket": 41, "socketpair": 53, "clone": 56, "clone3": 435,
+    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "pidfd_getfd": 438, "kcmp": 312,
+    "perf_event_open": 298, "bpf": 321, "userfaultfd": 323,
+    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+    "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308,
+    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+    "mount_setattr": 442, "open_by_handle_at": 304, "name_to_handle_at": 303,
+    "keyctl": 250, "add_key": 248, "request_key": 249,
+    "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
+    "delete_module": 176, "reboot": 169, "swapon": 167, "swapoff": 168, "acct": 163,
+    "quotactl": 179, "syslog": 103, "iopl": 172, "ioperm": 173,
+}
+
+#: Refused outright with EPERM.
+REFUSED = (
+    "socket", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
+    "perf_event_open", "bpf", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "open_tree", "move_mount", "fsopen",
+    "fsconfig", "fsmount", "fspick", "mount_setattr", "open_by_handle_at", "name_to_handle_at",
+    "keyctl", "add_key", "request_key", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+    "delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "iopl", "ioperm",
+)
+
+# Classic BPF, as seccomp reads it.
+_LD_W_ABS = 0x20
+_JEQ_K = 0x15
+_JGE_K = 0x35
+_JSET_K = 0x45
+_RET_K = 0x06
+_ALLOW = 0x7FFF0000
+_KILL_PROCESS = 0x80000000
+_ERRNO = 0x00050000
+_NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data
+
+
+def supported() -> bool:
+    """True on the architectures whose system call numbers this filter knows."""
+    return machine() == "x86_64"
+
+
+def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
+    return struct.pack("HBBI", code, jt, jf, k)
+
+
+def program() -> bytes:
+    """The filter, as classic BPF instructions."""
+    nr = _X86_64
+    eperm = _ERRNO | errno.EPERM
+    ops = [
+        _op(_LD_W_ABS, _ARCH),
+        _op(_JEQ_K, _AUDIT_ARCH_X86_64, 1, 0),
+        _op(_RET_K, _KILL_PROCESS),
+        _op(_LD_W_ABS, _NR),
+        _op(_JGE_K, _X32_SYSCALL_BIT, 0, 1),
+        _op(_RET_K, _KILL_PROCESS),
+        # socketpair: unix sockets only
+        _op(_JEQ_K, nr["socketpair"], 0, 4),
+        _op(_LD_W_ABS, _ARG0),
+        _op(_JEQ_K, 1, 0, 1),  # AF_UNIX
+        _op(_RET_K, _ALLOW),
+        _op(_RET_K, eperm),
+        # clone: threads and plain processes, no new namespaces
+        _op(_JEQ_K, nr["clone"], 0, 4),
+        _op(_LD_W_ABS, _ARG0),
+        _op(_JSET_K, NAMESPACE_FLAGS & ~CLONE_THREAD, 0, 1),
+        _op(_RET_K, eperm),
+        _op(_RET_K, _ALLOW),
+        _op(_JEQ_K, nr["clone3"], 0, 1),
+        _op(_RET_K, _ERRNO | errno.ENOSYS),
+    ]
+    for name in REFUSED:
+        ops.append(_op(_JEQ_K, nr[name], 0, 1))
+        ops.append(_op(_RET_K, eperm))
+    ops.append(_op(_RET_K, _ALLOW))
+    return b"".join(ops)
+
+
+class _Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install() -> None:
+    """Set no_new_privs and install the filter on this process (inherited by its children)."""
+    code = program()
+    buffer = ctypes.create_string_buffer(code, len(code))
+    prog = _Program(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog))
