@@ -96,10 +96,25 @@ def abi_version() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """Rights granted beneath one path (on a file: only its file rights apply)."""
+    """Rights granted beneath one path (on a file: only its file rights apply).
+
+    ``fd``, when given, is an ``O_PATH`` descriptor of ``path`` opened beforehand (it stays open).
+    """
 
     path: str
     rights: int
+    fd: int | None = None
+
+
+def open_rule(path: str, rights: int) -> Rule | None:
+    """A rule whose path is opened now (``O_PATH``), to be applied later; None if it does not exist."""
+    try:
+        fd = os.open(path, os.O_PATH)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(os.fstat(fd).st_mode):
+        rights &= FILE_RIGHTS
+    return Rule(path, rights, fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +142,15 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> Enforced:
     ruleset = syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), size, 0)
     try:
         for rule in rules:
-            try:
-                fd = os.open(rule.path, os.O_PATH | os.O_CLOEXEC)
-            except OSError:
+            opened = rule if rule.fd is not None else open_rule(rule.path, rule.rights)
+            if opened is None or opened.fd is None:
                 continue
             try:
-                rights = rule.rights & handled_fs
-                if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                    rights &= FILE_RIGHTS
-                beneath = _PathBeneathAttr(rights, fd)
+                beneath = _PathBeneathAttr(opened.rights & handled_fs, opened.fd)
                 syscall(SYS_LANDLOCK_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
             finally:
-                os.close(fd)
+                if rule.fd is None:
+                    os.close(opened.fd)
         syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)

@@ -12,6 +12,7 @@ import json
 import os
 import pickle
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,11 +25,20 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from apdp.fault import FaultKind
+from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
-from apdp.sandbox.worker import Limits
+from apdp.sandbox.worker import FILE_SIZE_CAP, Limits
 
 #: Largest reply accepted from an agent process, in bytes.
 MAX_REPLY_BYTES = 16 * 1024 * 1024
+
+def zygote_environment() -> dict[str, str]:
+    """The zygote's environment, inherited by every agent: none of the referee's variables."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    if "PYTHONPATH" in os.environ:  # where apdp itself may come from
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
 
 class Zygote:
     """The referee's link to its zygote process (one per referee process, shared by threads)."""
@@ -42,6 +52,7 @@ class Zygote:
             [sys.executable, "-m", "apdp.sandbox.zygote", str(theirs.fileno())],
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
+            env=zygote_environment(),
         )
         theirs.close()
         self._control = ours
@@ -119,6 +130,11 @@ class AgentProcess:
 
     memory_mb: int
     output_kb: int
+    disk_mb: int = 256
+    processes: int = 64
+    open_files: int = 256
+    confined: bool = True
+    _private_dir: str = field(default="", init=False)
     _pid: int | None = field(default=None, init=False)
     _conn: Connection | None = field(default=None, init=False)
     _output_path: str = field(default="", init=False)
@@ -129,7 +145,13 @@ class AgentProcess:
         """Start the process (it runs no agent code until ``setup``)."""
         fd, self._output_path = tempfile.mkstemp(prefix="apdp-agent-", suffix=".log")
         os.close(fd)
-        limits = Limits(self.memory_mb * 1024 * 1024, self.output_kb * 1024, self._output_path)
+        confinement = None
+        if self.confined:
+            self._private_dir = tempfile.mkdtemp(prefix="apdp-agent-")
+            confinement = Confinement(
+                self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP
+            )
+        limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
 
@@ -207,6 +229,9 @@ class AgentProcess:
                 self._conn.close()
         # The worker writes its output unbuffered, so stopping it now loses none of it.
         self.kill()
+        if self._private_dir:
+            shutil.rmtree(self._private_dir, ignore_errors=True)
+            self._private_dir = ""
         if self._cpu is not None:
             self._cpu.close()
         return self._read_output()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import struct
 
 from apdp.sandbox.syscalls import (
@@ -75,6 +76,7 @@ def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
+@functools.cache
 def program() -> bytes:
     """The filter, as classic BPF instructions."""
     nr = _X86_64

@@ -6,12 +6,13 @@ Calls go through the C library with ctypes; a failure raises OSError with the ca
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import platform
 from typing import Any
 
-_libc: ctypes.CDLL | None = None
+# The running program's own symbols include the C library's (no search, no subprocess).
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
 
 # Landlock's numbers are the same on every architecture.
 SYS_LANDLOCK_CREATE_RULESET = 444
@@ -50,11 +51,7 @@ MS_PRIVATE = 1 << 18
 
 
 def libc() -> ctypes.CDLL:
-    """The C library, loaded once."""
-    global _libc
-    if _libc is None:
-        _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        _libc.syscall.restype = ctypes.c_long
+    """The C library."""
     return _libc
 
 

@@ -99,6 +99,9 @@ def serve(control_fd: int) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    from apdp.sandbox.confine import prepare
+
+    prepare()
     # Keep the preloaded objects out of the collector's sight, so that a child's first garbage
     # collection does not touch (and copy) every page it shares with the zygote.
     gc.freeze()
