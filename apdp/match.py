@@ -24,21 +24,25 @@ from apdp.record import RECORD_FORMAT, settle
 from apdp.sandbox.process import AgentProcess, CallResult
 from apdp.sandbox.worker import SetupRequest
 from apdp.scenario import Scenario, validate_agent_count
+from apdp.seeding import KEY_BYTES, agent_seed, task_seed, tie_seed, user_key
 from apdp.task import Task
 
 #: Called after each auction with (task, bids, winner).
 AuctionListener = Callable[[Task, list[float | None], int | None], None]
 
 
-def match_streams(seed: int, agents: int) -> tuple[np.random.Generator, np.random.Generator, list[int]]:
+def match_streams(
+    key: bytes, seed: int, agents: int
+) -> tuple[np.random.Generator, np.random.Generator, list[int]]:
     """The match's independent random streams: tasks, tie-breaks, and one seed per agent.
 
-    Tasks depend on the seed alone, so both legs of a pair see the same task sequence.
+    Each is a keyed derivation of the secret ``key`` and the match ``seed`` (:mod:`apdp.seeding`),
+    so an agent cannot work back from its own seed, or from the tasks it sees, to the others.
+    Tasks depend on the key and seed alone, so both legs of a pair see the same task sequence.
     """
-    root = np.random.SeedSequence(seed)
-    tasks_seq, ties_seq, agents_seq = root.spawn(3)
-    agent_seeds = [int(s.generate_state(1, np.uint64)[0]) for s in agents_seq.spawn(agents)]
-    return np.random.default_rng(tasks_seq), np.random.default_rng(ties_seq), agent_seeds
+    tasks = np.random.default_rng(np.random.SeedSequence(task_seed(key, seed)))
+    ties = np.random.default_rng(np.random.SeedSequence(tie_seed(key, seed)))
+    return tasks, ties, [agent_seed(key, seed, i) for i in range(agents)]
 
 
 @dataclass
@@ -63,9 +67,12 @@ class _Seat:
 
 
 class _Referee:
-    def __init__(self, scenario: Scenario, sources: Sequence[AgentSource], seed: int) -> None:
+    def __init__(
+        self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, key: bytes
+    ) -> None:
         self.scenario = scenario
         self.seed = seed
+        self.key = key
         self.topology = scenario.load_topology()
         self.companies: list[Company] = scenario.build_companies(self.topology, len(sources))
         self.distribution = scenario.distribution_for(self.topology)
@@ -102,7 +109,7 @@ class _Referee:
         return result
 
     def play(self, listener: AuctionListener | None) -> dict[str, Any]:
-        task_rng, tie_rng, agent_seeds = match_streams(self.seed, len(self.seats))
+        task_rng, tie_rng, agent_seeds = match_streams(self.key, self.seed, len(self.seats))
         registry = registry_params()
         started = time.monotonic()
         try:
@@ -225,15 +232,21 @@ def play_match(
     agents: Sequence[str | AgentSource],
     *,
     seed: int | None = None,
+    key: bytes | None = None,
     on_auction: AuctionListener | None = None,
 ) -> dict[str, Any]:
     """Play one match and return its record (format ``apdp-record/1``).
 
     ``agents`` are names or files (index = company index); ``seed`` overrides the scenario's.
+    ``key`` is the secret the match's streams are derived from (:mod:`apdp.seeding`); None takes
+    the per-user key file. The record keeps the seed, never the key.
     An agent's misbehaviour is a fault in the record, never an exception here; a bad scenario or
     an unknown agent name raises :class:`apdp.errors.UserError`.
     """
     validate_agent_count([str(a) for a in agents])
     sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
-    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed)
+    key = user_key() if key is None else key
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"a match key is {KEY_BYTES} bytes, got {len(key)}")
+    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, key)
     return referee.play(on_auction)

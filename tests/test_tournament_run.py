@@ -112,8 +112,9 @@ def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) ->
     config = make_config(
         topology="france", agents=["template", "alpha", "beta"], overrides={"tasks": 5}
     )
-    one = run_tournament(config, tmp_path / "one", jobs=1, progress=False)
-    two = run_tournament(config, tmp_path / "two", jobs=2, progress=False)
+    key = bytes(range(32))
+    one = run_tournament(config, tmp_path / "one", jobs=1, progress=False, key=key)
+    two = run_tournament(config, tmp_path / "two", jobs=2, progress=False, key=key)
     assert one.played == two.played == 6 and one.errors == two.errors == 0
     assert outcomes(tmp_path / "one") == outcomes(tmp_path / "two")
 
@@ -150,7 +151,14 @@ def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -
     resumed = cli(*args, "--out", str(killed))
     assert resumed.returncode == 0, resumed.stderr
     assert "10 played now, 2 resumed" in resumed.stdout
-    straight = cli(*args, "--out", str(tmp_path / "straight"))
+    # the same tournament elsewhere: its (drawn) seed and its published key
+    published = cli("tournament-key", str(killed))
+    assert published.returncode == 0, published.stderr
+    store = ResultsStore.open(killed)
+    seed = store.config()["seed"]
+    store.close()
+    straight = cli(*args, "--seed", str(seed), "--key", published.stdout.strip(),
+                   "--out", str(tmp_path / "straight"))
     assert straight.returncode == 0, straight.stderr
     final = outcomes(killed)
     assert len(final) == len({o[0] for o in final}) == 12

@@ -28,17 +28,19 @@ class PlayMatch:
 
     ``paths`` maps an agent's name to its file: the match gets both, so that a worker plays exactly
     the files the parent resolved (and hashed into the configuration), whatever its search path.
+    ``key`` is the tournament's secret key (from its store), which the match's streams derive from.
     """
 
     scenario: Scenario
     paths: Mapping[str, str]
+    key: bytes = field(repr=False)
 
     def __call__(self, match: MatchSpec) -> Record:
         from apdp.match import play_match  # imported in the worker, where it runs
 
         scenario = self.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
         agents = [AgentSource(name, Path(self.paths[name])) for name in match.agents]
-        return play_match(scenario, agents, seed=match.seed)
+        return play_match(scenario, agents, seed=match.seed, key=self.key)
 
 
 @dataclass
@@ -80,13 +82,18 @@ def run_tournament(
     progress: bool = True,
     play: PlayFunction | None = None,
     observers: Sequence[TournamentEvents] = (),
+    key: bytes | None = None,
 ) -> RunSummary:
     """Play the tournament into the store of ``out``, skipping the matches already stored.
 
     ``play`` replaces the real match (tests); ``observers`` get every event after the store.
+    ``key`` is the tournament's secret key: None keeps the store's (a new store makes one); a key
+    given replays a published tournament, and a store holding another key is refused.
     """
     out = Path(out)
-    store = ResultsStore.create_or_resume(out, config.to_json())
+    store = ResultsStore.create_or_resume(out, config.to_json(), key)
+    secret = store.key()
+    assert secret is not None  # create_or_resume stores one
     try:
         schedule = schedule_of(config)
         done = store.finished_keys()
@@ -103,7 +110,9 @@ def run_tournament(
             try:
                 run_matches(
                     todo,
-                    play or PlayMatch(config.scenario, dict(zip(config.agents, config.agent_paths, strict=True))),
+                    play or PlayMatch(
+                        config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret
+                    ),
                     events,
                     jobs=jobs,
                     initializer=worker_logging,

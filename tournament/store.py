@@ -4,7 +4,8 @@ Each row holds the match's full record (JSON) and the summary columns the report
 committed as soon as its match ends, in WAL mode, so a SIGKILL at any moment loses at most the
 matches in flight, and a resume is a query: the keys already stored are skipped. Only the parent
 process of a run writes. The tournament's configuration is stored once; opening the store with a
-different one is refused.
+different one is refused. So is the tournament's secret key (:mod:`apdp.seeding`), made when the
+store is created (or, for a store older than keys, on its first resume) and never put in a record.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.errors import UserError
+from apdp.seeding import new_key
 from tournament.config import config_difference
 from tournament.events import Record, TournamentEvents
 from tournament.schedule import MatchSpec
@@ -35,6 +37,10 @@ CREATE TABLE IF NOT EXISTS tournament (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     config TEXT NOT NULL,
     created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secret (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    key BLOB NOT NULL          -- the key every match's streams derive from; published on request
 );
 CREATE TABLE IF NOT EXISTS matches (
     key TEXT PRIMARY KEY,
@@ -114,10 +120,13 @@ class ResultsStore:
         self._lock = lock
 
     @classmethod
-    def create_or_resume(cls, folder: str | Path, config: Mapping[str, Any]) -> ResultsStore:
+    def create_or_resume(
+        cls, folder: str | Path, config: Mapping[str, Any], key: bytes | None = None
+    ) -> ResultsStore:
         """Open (creating it if needed) the store of ``folder`` for the tournament ``config``.
 
-        A store that already holds another configuration raises StoreError with one line.
+        ``key`` is the tournament's secret key; None keeps the stored one, or makes a new one. A
+        store that already holds another configuration or another key raises StoreError (one line).
         """
         folder = Path(folder)
         _refuse_symlinks(folder / STORE_FILE)
@@ -142,6 +151,12 @@ class ResultsStore:
                 conn.execute("INSERT INTO tournament VALUES (1, ?, ?)", (wanted, now))
             else:
                 difference = config_difference(json.loads(row[0]), config)
+            if difference is None:
+                stored = conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
+                if stored is None:
+                    conn.execute("INSERT INTO secret VALUES (1, ?)", (key or new_key(),))
+                elif key is not None and bytes(stored[0]) != key:
+                    difference = "its key differs from --key"
         if difference is not None:
             conn.close()
             os.close(lock)
@@ -165,6 +180,14 @@ class ResultsStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: not a readable results store ({exc})") from None
         return cls(folder, conn)
+
+    def key(self) -> bytes | None:
+        """The tournament's secret key, or None for a store made before keys and never resumed."""
+        try:
+            row = self.conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
+        except sqlite3.OperationalError:  # no such table: a store older than keys
+            return None
+        return None if row is None else bytes(row[0])
 
     def config(self) -> dict[str, Any]:
         """The stored tournament configuration."""

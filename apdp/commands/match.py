@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,6 +12,7 @@ from apdp.files import check_writable
 from apdp.match import play_match
 from apdp.record import write_record
 from apdp.scenario import load_scenario
+from apdp.seeding import parse_key
 from apdp.task import Task
 
 
@@ -53,7 +55,13 @@ def _print_result(record: dict[str, Any]) -> None:
 def match(
     agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent names or .py files, one per company.")],
     topology: Annotated[str | None, typer.Option(help="Network: ch, fr, gb, nl, a name or a .toml file.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Match seed (same seed, same match).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Match seed (same seed and key, same match; default: drawn at random).")
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(help="Secret key, 64 hex digits, the match is derived from (default: your key file)."),
+    ] = None,
     tasks: Annotated[int | None, typer.Option(help="Number of tasks auctioned (default 50).")] = None,
     scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file.")] = None,
     setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
@@ -78,6 +86,10 @@ def match(
 
     if record is not None:
         check_writable(record)  # before the match, not after it
+    secret = None if key is None else parse_key(key)
+    drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
+    if drawn:
+        spec = spec.model_copy(update={"seed": secrets.randbits(63)})
     shown_names = labels(names)
 
     def show(task: Task, bids: list[float | None], winner: int | None) -> None:
@@ -87,8 +99,9 @@ def match(
             f"task {task.id:>3}: {task.pickup} -> {task.delivery} ({task.weight:g})  {shown}  -> {won}"
         )
 
-    typer.echo(f"match on {spec.topology}, seed {spec.seed}: {' vs '.join(names)}")
-    result = play_match(spec, names, on_auction=None if quiet else show)
+    how = f" (drawn at random; --seed {spec.seed} replays it)" if drawn else ""
+    typer.echo(f"match on {spec.topology}, seed {spec.seed}{how}: {' vs '.join(names)}")
+    result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
     _print_result(result)
     if record is not None:
         write_record(result, record)

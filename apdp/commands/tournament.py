@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -11,9 +12,11 @@ from typing import Annotated
 import typer
 
 from apdp.errors import UserError
+from apdp.seeding import parse_key
 from tournament.config import make_config
 from tournament.report import report
 from tournament.run import run_tournament
+from tournament.store import STORE_FILE, ResultsStore
 
 
 def default_jobs() -> int:
@@ -37,6 +40,18 @@ def _agent_names(agents: list[str] | None) -> list[str] | None:
     return [n for a in agents for n in a.replace(",", " ").split()]
 
 
+def _stored_seed(folder: Path) -> int | None:
+    """The tournament seed stored in ``folder``'s results, or None when there are none."""
+    if not (folder / STORE_FILE).is_file():
+        return None
+    store = ResultsStore.open(folder)
+    try:
+        seed = store.config().get("seed")
+    finally:
+        store.close()
+    return seed if isinstance(seed, int) else None
+
+
 def tournament(
     topology: Annotated[
         str | None,
@@ -49,7 +64,10 @@ def tournament(
     repeat: Annotated[
         int, typer.Option(help="Tournaments per network, with seeds SEED, SEED+1, ...")
     ] = 1,
-    seed: Annotated[int, typer.Option(help="Seed of the first tournament.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the first tournament (default: the stored one, or drawn at random)."),
+    ] = None,
     tasks: Annotated[int | None, typer.Option(help="Tasks auctioned per match (default 50).")] = None,
     scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file.")] = None,
     setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
@@ -61,6 +79,11 @@ def tournament(
     out: Annotated[
         Path | None,
         typer.Option(help="Results folder; an existing one is resumed (default: results/<date>)."),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(help="Secret key, 64 hex digits, of a published tournament to replay "
+                          "(default: the stored one, or a new one)."),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar and no report: one line at the end.")] = False,
 ) -> None:
@@ -76,6 +99,11 @@ def tournament(
             f"--jobs {jobs} is more than the {default_jobs()} cores here: agents would share cores and "
             f"run out of time unfairly; use --jobs {default_jobs()} or fewer"
         )
+    secret = None if key is None else parse_key(key)
+    folder = out if out is not None else new_results_folder()
+    if seed is None:
+        stored = _stored_seed(folder)
+        seed = secrets.randbits(62) if stored is None else stored  # < 2**62, as make_config wants
     config = make_config(
         topology=topology,
         agents=_agent_names(agents),
@@ -89,10 +117,9 @@ def tournament(
             "timeouts.plan": plan_timeout,
         },
     )
-    folder = out if out is not None else new_results_folder()
     if not quiet:
-        typer.echo(f"results in {folder} (rerun with --out {folder} to resume)", err=True)
-    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet)
+        typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
+    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret)
     if summary.errors:
         for message in summary.error_messages[:10]:
             typer.echo(f"not played: {message}", err=True)
@@ -104,13 +131,32 @@ def tournament(
         sys.exit(1)
     if quiet:
         typer.echo(
-            f"{summary.total} matches in {folder} ({summary.played} played now, "
+            f"{summary.total} matches in {folder}, seed {seed} ({summary.played} played now, "
             f"{summary.skipped} resumed, {summary.faulted} with faults)"
         )
     else:
         typer.echo(report([folder], "table"))
 
 
+def tournament_key(
+    folder: Annotated[Path, typer.Argument(help="Results folder of `apdp tournament`.")],
+) -> None:
+    """Print a tournament's secret key (hex), to publish it once the tournament is over.
+
+    With the key and the seed anyone can replay it (apdp tournament --seed S --key HEX) and also
+    predict its tasks: publish the key only when no match of it is still to be played.
+    """
+    store = ResultsStore.open(folder)
+    try:
+        secret = store.key()
+    finally:
+        store.close()
+    if secret is None:
+        raise UserError(f"{folder}: no key stored (results from before keys); resume the run to make one")
+    typer.echo(secret.hex())
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``apdp tournament`` to the CLI."""
+    """Add ``apdp tournament`` and ``apdp tournament-key`` to the CLI."""
     app.command()(tournament)
+    app.command("tournament-key")(tournament_key)

@@ -29,7 +29,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from apdp.sandbox import landlock, seccomp
+from apdp.sandbox import cgroup, landlock, seccomp
 from apdp.sandbox.syscalls import (
     CLONE_NEWIPC,
     CLONE_NEWNS,
@@ -159,8 +159,6 @@ def _limits(c: Confinement) -> list[str]:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (c.file_bytes, c.file_bytes))
     resource.setrlimit(resource.RLIMIT_NPROC, (c.processes, c.processes))
-    if os.getuid() == 0:  # the user namespace maps root to itself, and the kernel exempts root
-        off.append("process count limit (root is exempt from RLIMIT_NPROC: run as a normal user)")
     return off
 
 
@@ -183,6 +181,9 @@ def confine(agent_path: str, keep_fd: int, c: Confinement) -> list[str]:
     if sys.platform != "linux":
         os.chdir(c.private_dir)
         return ["every kernel protection (not Linux)"]
+    # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
+    if os.getuid() == 0 and not cgroup.limit_self(c.processes):
+        off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
     off += _namespaces(c.private_dir, c.disk_bytes)
     os.chdir(c.private_dir)
     off += _limits(c)

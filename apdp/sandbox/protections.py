@@ -45,7 +45,7 @@ _TABLE = (
     ("ptrace", "tracing other processes", "seccomp + Landlock", "system call filter"),
     ("network", "any network socket", "seccomp + Landlock", "system call filter"),
     ("unix_sockets", "unix sockets to other programs", "seccomp", "system call filter"),
-    ("process_count", "more than its process limit", "RLIMIT_NPROC", "process count"),
+    ("process_count", "more than its process limit", "RLIMIT_NPROC (root: pids cgroup)", "process count"),
     ("core_dumps", "core dumps", "RLIMIT_CORE", ""),
     ("open_files", "more than its open-file limit", "RLIMIT_NOFILE", ""),
     ("leftovers", "processes outliving the match", "subreaper zygote", ""),

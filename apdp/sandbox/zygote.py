@@ -27,6 +27,7 @@ import socket
 import sys
 from multiprocessing.connection import Connection
 
+from apdp.sandbox import cgroup
 from apdp.sandbox.syscalls import PR_SET_CHILD_SUBREAPER, prctl
 
 #: Modules imported once in the zygote so that agent processes start with them loaded.
@@ -107,6 +108,8 @@ def serve(control_fd: int) -> None:
     gc.freeze()
     control = socket.socket(fileno=control_fd)
     children: set[int] = set()
+    ended: list[int] = []  # agent processes reaped in this round
+    is_root = os.getuid() == 0
     try:
         while True:
             readable, _, _ = select.select([control], [], [], 0.05)
@@ -120,7 +123,12 @@ def serve(control_fd: int) -> None:
                 if pid in children:
                     children.discard(pid)
                     control.send(pickle.dumps(("exit", pid, _returncode(status))))
+                    ended.append(pid)
             _kill_strays(children)
+            if is_root:
+                for pid in ended:
+                    cgroup.remove(pid)
+            ended.clear()
             if not readable:
                 continue
             msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
