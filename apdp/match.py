@@ -79,9 +79,12 @@ class _Referee:
         self.timeouts = scenario.timeouts
         limits = scenario.limits
         self.seats = [
-            _Seat(i, s, AgentProcess(limits.memory_mb, limits.output_kb))
+            _Seat(i, s, AgentProcess(limits.memory_mb, limits.output_kb, limits.disk_mb, limits.processes,
+                                     limits.open_files, limits.sandbox))
             for i, s in enumerate(sources)
         ]
+        #: The sandbox protections the agents' processes reported off on this machine.
+        self.unprotected: set[str] = set()
         #: Extra fields of each agent's fault (traceback, import_error, violations).
         self.details: dict[int, dict[str, object]] = {}
 
@@ -162,6 +165,7 @@ class _Referee:
             "agents": [s.timing if s.cpu is None else {**s.timing, "cpu": s.cpu} for s in self.seats],
         }
         record["output"] = outputs
+        record["sandbox"] = {"unprotected": sorted(self.unprotected)}
         return record
 
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
@@ -179,6 +183,8 @@ class _Referee:
         result = self.call(seat, "setup", None, "setup", request, self.timeouts.setup)
         if result is not None:
             seat.timing["setup"] = result.seconds
+            if result.reply is not None:
+                self.unprotected.update(str(u) for u in result.reply.get("unprotected", []))
 
     def _bid(self, seat: _Seat, task: Task) -> float | None:
         if not seat.sound:

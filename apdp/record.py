@@ -11,7 +11,8 @@ A record is a JSON object::
      "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
                 "faults": [{"agent", "kind", "phase", "task", "message"}]}}
 
-Fields may be added (``timing``, ``output``; on a fault: ``traceback`` for an exception,
+Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
+machine that played it; on a fault: ``traceback`` for an exception,
 ``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
 ``{"vehicle", "action", "task", "message"}``); none are renamed. Timing
 fields differ from run to run; everything else is fixed by the seed. ``timing`` is::
@@ -40,7 +41,7 @@ from apdp.topology import Topology
 
 RECORD_FORMAT = "apdp-record/1"
 #: Record fields that depend on the machine, not the seed.
-TIMING_FIELDS = ("timing",)
+TIMING_FIELDS = ("timing", "sandbox")
 
 
 def revenues(record: dict[str, Any], agents: int) -> list[float]:

@@ -122,9 +122,13 @@ def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) ->
 def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -> None:
     # Gated agents let exactly two matches finish (two tickets each), then the third match waits
     # in setup: the run is killed with exactly two matches stored, whatever the machine's speed.
+    # The gated agents take tickets from a folder of the test's, which a confined agent may not
+    # touch: they play unconfined.
+    unconfined = tmp_path / "unconfined.toml"
+    unconfined.write_text("[limits]\nsandbox = false\n")
     args = ["tournament", "--topology", "france", "--agents", "gated-a,gated-b,gated-c,gated-d",
             "--tasks", "4", "--jobs", "1", "--quiet", "--setup-timeout", "120",
-            "--bid-timeout", "2", "--plan-timeout", "5"]
+            "--bid-timeout", "2", "--plan-timeout", "5", "--scenario", str(unconfined)]
     gate = tmp_path / "gate"
     (gate / "open").unlink()
     for k in range(4):

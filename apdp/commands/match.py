@@ -102,6 +102,11 @@ def match(
     how = f" (drawn at random; --seed {spec.seed} replays it)" if drawn else ""
     typer.echo(f"match on {spec.topology}, seed {spec.seed}{how}: {' vs '.join(names)}")
     result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
+    from apdp.sandbox.protections import warning
+
+    unprotected = warning(result.get("sandbox", {}).get("unprotected"))
+    if unprotected:
+        typer.echo(unprotected, err=True)
     _print_result(result)
     if record is not None:
         write_record(result, record)

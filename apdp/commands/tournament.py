@@ -119,6 +119,11 @@ def tournament(
     )
     if not quiet:
         typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
+        from apdp.sandbox.protections import warning
+
+        unprotected = warning()
+        if unprotected:
+            typer.echo(unprotected, err=True)
     summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret)
     if summary.errors:
         for message in summary.error_messages[:10]:
