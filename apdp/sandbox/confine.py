@@ -119,9 +119,8 @@ def _clean_slate(keep: set[int], private_dir: str) -> None:
         "PYTHONDONTWRITEBYTECODE": "1",
     })
     sys.dont_write_bytecode = True
-    import tempfile
-
-    tempfile.tempdir = None  # read TMPDIR again
+    if "tempfile" in sys.modules:  # it reads TMPDIR once, on first use
+        sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]
 
 
 def _write(path: str, text: str) -> None:
