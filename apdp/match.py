@@ -117,7 +117,7 @@ class _Referee:
         started = time.monotonic()
         try:
             for seat in self.seats:
-                seat.process.start()
+                seat.process.start(str(seat.source.path))
             for seat in self.seats:
                 self._setup(seat, agent_seeds[seat.index], registry)
             tasks = self.distribution.sample_tasks(task_rng, self.scenario.tasks)

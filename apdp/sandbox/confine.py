@@ -61,6 +61,7 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 class Confinement:
     """What the referee asks of an agent process's confinement."""
 
+    agent_path: str
     private_dir: str
     disk_bytes: int
     processes: int
@@ -172,9 +173,9 @@ def _rules(agent_path: str, private_dir: str, abi: int) -> list[landlock.Rule]:
     ]
 
 
-def confine(agent_path: str, keep_fd: int, c: Confinement) -> list[str]:
+def confine(keep_fd: int, c: Confinement) -> list[str]:
     """Confine this process for good; returns the protections that are off on this machine."""
-    agent_path = os.path.realpath(agent_path)
+    agent_path = os.path.realpath(c.agent_path)
     _clean_slate({keep_fd, *(r.fd for r in _static_rules if r.fd is not None)}, c.private_dir)
     off: list[str] = []
     if sys.platform != "linux":

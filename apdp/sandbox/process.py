@@ -12,7 +12,6 @@ import json
 import os
 import pickle
 import select
-import shutil
 import signal
 import socket
 import subprocess
@@ -141,15 +140,15 @@ class AgentProcess:
     _killed: bool = field(default=False, init=False)
     _cpu: CpuMeter | None = field(default=None, init=False)
 
-    def start(self) -> None:
-        """Start the process (it runs no agent code until ``setup``)."""
+    def start(self, agent_path: str) -> None:
+        """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
         fd, self._output_path = tempfile.mkstemp(prefix="apdp-agent-", suffix=".log")
         os.close(fd)
         confinement = None
         if self.confined:
             self._private_dir = tempfile.mkdtemp(prefix="apdp-agent-")
             confinement = Confinement(
-                self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP
+                agent_path, self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)
@@ -228,10 +227,7 @@ class AgentProcess:
             with contextlib.suppress(OSError):
                 self._conn.close()
         # The worker writes its output unbuffered, so stopping it now loses none of it.
-        self.kill()
-        if self._private_dir:
-            shutil.rmtree(self._private_dir, ignore_errors=True)
-            self._private_dir = ""
+        self.kill()  # the zygote removes the private folder once the process is gone
         if self._cpu is not None:
             self._cpu.close()
         return self._read_output()

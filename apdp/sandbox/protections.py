@@ -60,9 +60,9 @@ def _probe_file() -> str:
 def unprotected() -> tuple[str, ...]:
     """The protections that are off on this machine (empty when all are in force)."""
     process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
-    process.start()
+    process.start(_probe_file())
     try:
-        result = process.call("confine", _probe_file(), 30.0)
+        result = process.call("unprotected", None, 30.0)
     finally:
         process.stop()
     if result.reply is None:
@@ -99,9 +99,8 @@ def check() -> list[Protection]:
     with tempfile.TemporaryDirectory(prefix="apdp-canary-") as canary:
         Path(canary, "secret").write_text("canary\n")
         process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
-        process.start()
+        process.start(_probe_file())
         try:
-            process.call("confine", _probe_file(), 30.0)
             args = {
                 "referee_pid": os.getpid(), "canary_dir": canary, "referee_variables": sorted(os.environ),
                 "disk_bytes": _CHECK_DISK_MB << 20, "processes": _CHECK_PROCESSES,

@@ -195,7 +195,16 @@ def _setup(req: SetupRequest) -> Agent:
 
 def worker_main(conn: Connection, limits: Limits) -> None:
     """Serve the referee's requests until it closes the pipe. Never returns an agent's exception."""
+    reply: dict[str, Any]
     _prepare(limits)
+    # Confined at once, while the referee starts the other agents: no agent code has run yet.
+    off: list[str] = []
+    broken = ""
+    if limits.confinement is not None:
+        try:
+            off = confine(conn.fileno(), limits.confinement)
+        except OSError as exc:
+            broken = f"the sandbox could not confine the agent's process: {exc}"
     agent: Agent | None = None
     agent_file = ""
     while True:
@@ -204,18 +213,18 @@ def worker_main(conn: Connection, limits: Limits) -> None:
         except (EOFError, OSError):
             return
         try:
-            if method == "setup":
+            if broken:
+                reply = {"fault": "exception", "message": broken}
+            elif method == "setup":
                 req: SetupRequest = args
                 agent_file = str(Path(req.path).resolve())
-                off = [] if limits.confinement is None else confine(agent_file, conn.fileno(), limits.confinement)
                 try:
                     agent = _setup(req)
                 except AgentLoadError as exc:
                     _send(conn, {"fault": "exception", "message": str(exc), "load": True})
                     continue
-                reply: dict[str, Any] = {"ok": None, "unprotected": off}
-            elif method == "confine":  # apdp sandbox: confine without an agent
-                off = [] if limits.confinement is None else confine(str(args), conn.fileno(), limits.confinement)
+                reply = {"ok": None, "unprotected": off}
+            elif method == "unprotected":  # apdp sandbox
                 reply = {"ok": None, "unprotected": off}
             elif method == "probe":
                 from apdp.sandbox.probe import run

@@ -12,6 +12,8 @@ whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed b
 The zygote is a child subreaper: a process that an agent started and orphaned (a double-forked
 daemon, the children of a killed agent) becomes the zygote's child, and the zygote kills it at
 once. So no process an agent started outlives its agent process, however it detached itself.
+Once an agent process and its leftovers are gone, the zygote removes its private folder and its
+pids cgroup (the referee does not wait for that), and when the referee goes away, all of them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import importlib
 import os
 import pickle
 import select
+import shutil
 import signal
 import socket
 import sys
@@ -92,6 +95,14 @@ def _kill_strays(agents: set[int]) -> None:
                 os.waitpid(pid, 0)
 
 
+def _clean_up(pid: int, private_dir: str | None, is_root: bool) -> None:
+    """Remove what an ended agent process leaves: its private folder and its pids cgroup."""
+    if private_dir is not None:
+        shutil.rmtree(private_dir, ignore_errors=True)
+    if is_root:
+        cgroup.remove(pid)
+
+
 def serve(control_fd: int) -> None:
     """The zygote's loop: fork on request, report exits, end when the referee goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
@@ -109,6 +120,7 @@ def serve(control_fd: int) -> None:
     control = socket.socket(fileno=control_fd)
     children: set[int] = set()
     ended: list[int] = []  # agent processes reaped in this round
+    private: dict[int, str] = {}  # agent process -> its private folder
     is_root = os.getuid() == 0
     try:
         while True:
@@ -122,12 +134,11 @@ def serve(control_fd: int) -> None:
                     break
                 if pid in children:
                     children.discard(pid)
-                    control.send(pickle.dumps(("exit", pid, _returncode(status))))
                     ended.append(pid)
+                    control.send(pickle.dumps(("exit", pid, _returncode(status))))
             _kill_strays(children)
-            if is_root:
-                for pid in ended:
-                    cgroup.remove(pid)
+            for pid in ended:
+                _clean_up(pid, private.pop(pid, None), is_root)
             ended.clear()
             if not readable:
                 continue
@@ -141,6 +152,8 @@ def serve(control_fd: int) -> None:
             for fd in fds:
                 os.close(fd)
             children.add(pid)
+            if limits.confinement is not None:
+                private[pid] = limits.confinement.private_dir
             control.send(pickle.dumps(("spawned", pid)))
     except (BrokenPipeError, ConnectionResetError, OSError):
         pass
@@ -148,6 +161,14 @@ def serve(control_fd: int) -> None:
         for pid in children:  # the referee is gone: so are its agents
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+        _kill_strays(set())
+        for pid, private_dir in private.items():  # agents that ended while the referee went away
+            _clean_up(pid, private_dir, is_root)
 
 
 if __name__ == "__main__":
