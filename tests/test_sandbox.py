@@ -3,6 +3,9 @@ user namespaces and seccomp), and a record says which were off."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 from conftest import fast_scenario
 from typer.testing import CliRunner
 
@@ -44,3 +47,38 @@ def test_warning_names_what_is_off_in_one_line() -> None:
     line = warning(["signal and abstract socket scoping (Landlock ABI < 6)", "system call filter"])
     assert line is not None and "\n" not in line
     assert "signal and abstract socket scoping" in line and "apdp sandbox" in line
+
+
+def _gone_within(path: Path, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not path.exists()
+
+
+def test_the_private_folder_is_removed_after_the_match_even_full(tmp_path: Path) -> None:
+    filler = tmp_path / "filler.py"
+    filler.write_text(
+        "import os\n"
+        "from apdp import Agent\n"
+        "class Filler(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        print('private', os.getcwd(), os.environ['HOME'], os.environ['TMPDIR'])\n"
+        "        try:\n"
+        "            for i in range(8):\n"
+        "                with open(f'f{i}', 'wb') as f:\n"
+        "                    f.write(b'x' * (16 << 20))\n"
+        "        except OSError as exc:\n"
+        "            print('stopped:', exc.strerror)\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    record = play_match(fast_scenario(tasks=2, limits={"disk_mb": 32}), [str(filler), "template"], seed=1)
+    words = record["output"][0].split()
+    private = Path(words[1])
+    assert words[1] == words[2] == words[3]  # cwd, $HOME and $TMPDIR
+    assert "stopped: No space left on device" in record["output"][0]
+    assert not record["result"]["faults"]
+    assert _gone_within(private, 5.0)
