@@ -3,7 +3,10 @@ user namespaces and seccomp), and a record says which were off."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import fast_scenario
@@ -12,6 +15,9 @@ from typer.testing import CliRunner
 from apdp.cli import app
 from apdp.match import play_match
 from apdp.record import without_timing
+from apdp.sandbox import cgroup
+from apdp.sandbox import confine as confine_module
+from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.protections import check, unprotected, warning
 
 
@@ -82,3 +88,45 @@ def test_the_private_folder_is_removed_after_the_match_even_full(tmp_path: Path)
     assert "stopped: No space left on device" in record["output"][0]
     assert not record["result"]["faults"]
     assert _gone_within(private, 5.0)
+
+
+def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
+    """confine() in a forked child after ``patch`` (a machine without some mechanism); its report."""
+    private = tmp_path / "private"
+    private.mkdir()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            patch()
+            off = confine(write_end, Confinement(__file__, str(private), 8 << 20, 16, 64, 1 << 20))
+            os.write(write_end, json.dumps(off).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    cgroup.remove(pid)  # as root, the child limited itself with a pids cgroup
+    return list(json.loads(data))
+
+
+def test_a_machine_without_landlock_or_user_namespaces_still_plays_and_says_so(tmp_path: Path) -> None:
+    def no_mechanisms() -> None:
+        def refuse(flags: int) -> None:
+            raise OSError(1, "unshare: Operation not permitted")
+
+        confine_module.landlock.abi_version = lambda: 0  # type: ignore[method-assign]
+        confine_module.unshare = refuse
+        confine_module.seccomp.supported = lambda: False  # type: ignore[method-assign]
+
+    off = _confine_in_child(tmp_path, no_mechanisms)
+    assert any("Landlock missing" in o for o in off)
+    assert any("size cap" in o for o in off)
+    assert any("system call filter" in o for o in off)
+    line = warning(off)
+    assert line is not None and "\n" not in line
+
+
+def test_this_machine_reports_nothing_off(tmp_path: Path) -> None:
+    assert _confine_in_child(tmp_path, lambda: None) == []
