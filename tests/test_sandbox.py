@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,14 +54,8 @@ def test_warning_names_what_is_off_in_one_line() -> None:
     assert "signal and abstract socket scoping" in line and "apdp sandbox" in line
 
 
-def _gone_within(path: Path, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while path.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not path.exists()
-
-
-def test_the_private_folder_is_removed_after_the_match_even_full(tmp_path: Path) -> None:
+def test_the_private_folder_is_tmp_capped_and_the_agents_own(tmp_path: Path) -> None:
+    token = os.urandom(6).hex()
     filler = tmp_path / "filler.py"
     filler.write_text(
         "import os\n"
@@ -72,22 +65,26 @@ def test_the_private_folder_is_removed_after_the_match_even_full(tmp_path: Path)
         "        print('private', os.getcwd(), os.environ['HOME'], os.environ['TMPDIR'])\n"
         "        try:\n"
         "            for i in range(8):\n"
-        "                with open(f'f{i}', 'wb') as f:\n"
+        f"                with open(f'/tmp/fill-{token}-{{i}}', 'wb') as f:\n"
         "                    f.write(b'x' * (16 << 20))\n"
         "        except OSError as exc:\n"
         "            print('stopped:', exc.strerror)\n"
+        "        try:\n"
+        "            open(__file__, 'a').close()\n"
+        "        except OSError as exc:\n"
+        "            print('own file:', exc.strerror)\n"
         "    def bid(self, task):\n"
         "        return None\n"
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
     )
     record = play_match(fast_scenario(tasks=2, limits={"disk_mb": 32}), [str(filler), "template"], seed=1)
-    words = record["output"][0].split()
-    private = Path(words[1])
-    assert words[1] == words[2] == words[3]  # cwd, $HOME and $TMPDIR
-    assert "stopped: No space left on device" in record["output"][0]
+    output = record["output"][0]
+    assert "private /tmp /tmp /tmp" in output  # cwd, $HOME and $TMPDIR
+    assert "stopped: No space left on device" in output
+    assert "own file: Read-only file system" in output
     assert not record["result"]["faults"]
-    assert _gone_within(private, 5.0)
+    assert not list(Path("/tmp").glob(f"fill-{token}-*"))  # the host's /tmp saw none of it
 
 
 def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:

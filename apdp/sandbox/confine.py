@@ -5,9 +5,11 @@ In order:
 1. **Clean slate**: every inherited file descriptor but the referee's pipe and stdio is closed; the
    environment is replaced by a minimal one (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the
    private folder).
-2. **Namespaces** (unprivileged user namespace with mount, IPC and UTS namespaces): the private
-   folder becomes a tmpfs of its own, capped in size, that disappears with the agent's last
-   process; every capability the namespace granted is then dropped.
+2. **Namespaces** (unprivileged user namespace with mount, IPC and UTS namespaces): ``/tmp``
+   becomes a tmpfs of the agent's own, capped in size, that disappears with its last process, and
+   is its working directory, ``$HOME`` and ``$TMPDIR`` (an agent file that sat under /tmp is bound
+   back at its path, read-only); every capability the namespace granted is then dropped. Without
+   user namespaces, the private folder is one the referee made, removed after the match.
 3. **Limits**: processes, open files, file size, no core dumps.
 4. **Landlock**: read only what an agent needs to run, write only the private folder, no TCP,
    signals and abstract unix sockets scoped to the agent's own processes (so no ptrace, no
@@ -35,10 +37,13 @@ from apdp.sandbox.syscalls import (
     CLONE_NEWNS,
     CLONE_NEWUSER,
     CLONE_NEWUTS,
+    MS_BIND,
     MS_NODEV,
     MS_NOSUID,
     MS_PRIVATE,
+    MS_RDONLY,
     MS_REC,
+    MS_REMOUNT,
     PR_SET_NO_NEW_PRIVS,
     drop_capabilities,
     mount,
@@ -132,25 +137,48 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def _namespaces(private_dir: str, disk_bytes: int) -> list[str]:
-    """A user namespace whose private tmpfs is the agent's folder; what could not be done."""
+def _namespaces(c: Confinement, agent_dir: str) -> tuple[str, list[str]]:
+    """A user namespace whose ``/tmp`` is a private tmpfs, capped in size: (the agent's private
+    folder, what could not be done). Without user namespaces the private folder is the referee's
+    ``c.private_dir``, uncapped."""
     uid, gid = os.geteuid(), os.getegid()
     try:
         unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS)
     except OSError:
-        return ["private folder size cap (no user namespaces)"]
+        return c.private_dir, ["private folder size cap (no user namespaces)"]
+    private = c.private_dir
     off: list[str] = []
     try:
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} {uid} 1")
         _write("/proc/self/gid_map", f"{gid} {gid} 1")
         mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-        size_kib = max(disk_bytes // 1024, 64)
-        mount("apdp", private_dir, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size_kib}k,mode=0700")
+        size = f"size={max(c.disk_bytes // 1024, 64)}k,mode=0700"
+        if agent_dir == "/tmp":  # the agent's own folder must stay visible: keep the host's /tmp
+            mount("apdp", private, "tmpfs", MS_NOSUID | MS_NODEV, size)
+        else:
+            private = _private_tmp(size, agent_dir)
     except OSError:
         off.append("private folder size cap (the user namespace may not mount)")
     drop_capabilities()
-    return off
+    return private, off
+
+
+def _private_tmp(size: str, agent_dir: str) -> str:
+    """Mount a private tmpfs on /tmp, with the agent's own folder (if it was under /tmp) bound back
+    into it, read-only, at the same path."""
+    inside = agent_dir.startswith("/tmp/")
+    keep = os.open(agent_dir, os.O_PATH) if inside else -1
+    try:
+        mount("apdp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
+        if inside:
+            os.makedirs(agent_dir, exist_ok=True)
+            mount(f"/proc/self/fd/{keep}", agent_dir, None, MS_BIND, None)
+            mount("none", agent_dir, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
+    finally:
+        if keep >= 0:
+            os.close(keep)
+    return "/tmp"
 
 
 def _limits(c: Confinement) -> list[str]:
@@ -184,15 +212,17 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
     if os.getuid() == 0 and not cgroup.limit_self(c.processes):
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
-    off += _namespaces(c.private_dir, c.disk_bytes)
-    os.chdir(c.private_dir)
+    private, ns_off = _namespaces(c, os.path.dirname(agent_path))
+    off += ns_off
+    os.environ["HOME"] = os.environ["TMPDIR"] = private
+    os.chdir(private)
     off += _limits(c)
     abi = landlock.abi_version()
     if abi == 0:
         off.append("file, network and signal rules (Landlock missing)")
     else:
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-        done = landlock.restrict_self(_rules(agent_path, c.private_dir, abi), abi)
+        done = landlock.restrict_self(_rules(agent_path, private, abi), abi)
         for rule in _static_rules:
             if rule.fd is not None:
                 os.close(rule.fd)
