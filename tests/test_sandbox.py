@@ -91,6 +91,8 @@ def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
     """confine() in a forked child after ``patch`` (a machine without some mechanism); its report."""
     private = tmp_path / "private"
     private.mkdir()
+    pool = cgroup.Pool()  # as root, the process limit is a pids group the zygote would give
+    cgroup.assigned = pool.take(16)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
@@ -104,7 +106,8 @@ def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
     with os.fdopen(read_end, "rb") as f:
         data = f.read()
     os.waitpid(pid, 0)
-    cgroup.remove(pid)  # as root, the child limited itself with a pids cgroup
+    cgroup.assigned = None
+    pool.close()
     return list(json.loads(data))
 
 

@@ -2,8 +2,10 @@
 
 The kernel exempts root from RLIMIT_NPROC, so for root the process limit comes from a control group
 of the pids controller (cgroup v1's ``pids`` hierarchy, or cgroup v2 with ``pids`` enabled at its
-root): the agent process moves itself into a new group whose ``pids.max`` is its process limit,
-and the zygote removes the group once the agent and everything it started are gone.
+root). The zygote keeps a pool of such groups, one per agent process alive: it hands one to each
+agent process it forks (:data:`assigned`, read by the child), the agent process moves itself in
+(:func:`join`), and once the agent and everything it started are gone the group is empty and
+serves the next one. Making and removing a group per agent would cost more than the agent's start.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import os
 _V1 = "/sys/fs/cgroup/pids"
 _V2 = "/sys/fs/cgroup"
 
+#: The group the zygote gave the agent process it is forking (read by that child), or None.
+assigned: str | None = None
+
 
 def _base() -> str | None:
     if os.path.isfile(os.path.join(_V1, "cgroup.procs")):
         return _V1
-    controllers = os.path.join(_V2, "cgroup.controllers")
     try:
-        with open(controllers) as f:
+        with open(os.path.join(_V2, "cgroup.controllers")) as f:
             if "pids" not in f.read().split():
                 return None
         with open(os.path.join(_V2, "cgroup.subtree_control"), "w") as f:
@@ -30,32 +34,65 @@ def _base() -> str | None:
     return _V2
 
 
-def _group(pid: int) -> str | None:
-    base = _base()
-    return None if base is None else os.path.join(base, f"apdp-agent-{pid}")
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
 
 
-def limit_self(processes: int) -> bool:
-    """Move this process into a pids group of its own capped at ``processes``; False if impossible."""
-    group = _group(os.getpid())
+class Pool:
+    """The zygote's groups: free ones are reused; all are removed by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self._base = _base()
+        self._free: list[str] = []
+        self._limits: dict[str, int] = {}
+        self._made = 0
+
+    def take(self, processes: int) -> str | None:
+        """A group capped at ``processes``, or None where no pids cgroup is writable."""
+        if self._base is None:
+            return None
+        try:
+            if self._free:
+                group = self._free.pop()
+            else:
+                self._made += 1
+                group = os.path.join(self._base, f"apdp-{os.getpid()}-{self._made}")
+                os.mkdir(group, 0o755)
+            if self._limits.get(group) != processes:
+                _write(os.path.join(group, "pids.max"), str(processes))
+                self._limits[group] = processes
+        except OSError:
+            return None
+        return group
+
+    def give_back(self, group: str) -> None:
+        """Return a group whose agent process ended (and whose leftovers were killed)."""
+        try:
+            with open(os.path.join(group, "cgroup.procs")) as f:
+                empty = not f.read().strip()
+        except OSError:
+            return
+        if empty:
+            self._free.append(group)
+        else:  # something escaped the sweep: never share it with another agent
+            self._limits.pop(group, None)
+
+    def close(self) -> None:
+        """Remove every group this pool made (those still holding a process stay)."""
+        for group in list(self._limits):
+            with contextlib.suppress(OSError):
+                os.rmdir(group)
+        self._free.clear()
+        self._limits.clear()
+
+
+def join(group: str | None) -> bool:
+    """Move this process into ``group``; False if there is none or the move failed."""
     if group is None:
         return False
     try:
-        os.mkdir(group, 0o755)
-        with open(os.path.join(group, "pids.max"), "w") as f:
-            f.write(str(processes))
-        with open(os.path.join(group, "cgroup.procs"), "w") as f:
-            f.write("0")
+        _write(os.path.join(group, "cgroup.procs"), "0")
     except OSError:
-        with contextlib.suppress(OSError):
-            os.rmdir(group)
         return False
     return True
-
-
-def remove(pid: int) -> None:
-    """Remove the group of agent process ``pid`` (once empty), if there is one."""
-    group = _group(pid)
-    if group is not None:
-        with contextlib.suppress(OSError):
-            os.rmdir(group)

@@ -28,6 +28,7 @@ import resource
 import site
 import sys
 import sysconfig
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,7 +91,16 @@ def readable_paths() -> list[str]:
     paths.update(SYSTEM_READABLE)
     paths.update(SYSTEM_FILES)
     paths.add(os.path.realpath(sys.executable))
-    return sorted(p for p in paths if p)
+    return _outermost(os.path.realpath(p) for p in paths if p and os.path.exists(p))
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """The paths that no other path of the set contains (a rule on a folder covers what is in it)."""
+    out: list[str] = []
+    for path in sorted(set(paths)):
+        if not out or not path.startswith(out[-1].rstrip("/") + "/"):
+            out.append(path)
+    return out
 
 
 _static_rules: list[landlock.Rule] = []
@@ -210,7 +220,7 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
         os.chdir(c.private_dir)
         return ["every kernel protection (not Linux)"]
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
-    if os.getuid() == 0 and not cgroup.limit_self(c.processes):
+    if os.getuid() == 0 and not cgroup.join(cgroup.assigned):
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
     private, ns_off = _namespaces(c, os.path.dirname(agent_path))
     off += ns_off

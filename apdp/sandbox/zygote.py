@@ -13,7 +13,7 @@ The zygote is a child subreaper: a process that an agent started and orphaned (a
 daemon, the children of a killed agent) becomes the zygote's child, and the zygote kills it at
 once. So no process an agent started outlives its agent process, however it detached itself.
 Once an agent process and its leftovers are gone, the zygote removes its private folder and its
-pids cgroup (the referee does not wait for that), and when the referee goes away, all of them.
+pids group is reused (the referee does not wait for that), and when the referee goes away, all of them.
 """
 
 from __future__ import annotations
@@ -95,12 +95,12 @@ def _kill_strays(agents: set[int]) -> None:
                 os.waitpid(pid, 0)
 
 
-def _clean_up(pid: int, private_dir: str | None, is_root: bool) -> None:
-    """Remove what an ended agent process leaves: its private folder and its pids cgroup."""
+def _clean_up(private_dir: str | None, group: str | None, pool: cgroup.Pool | None) -> None:
+    """What an ended agent process leaves: its private folder is removed, its pids group reused."""
     if private_dir is not None:
         shutil.rmtree(private_dir, ignore_errors=True)
-    if is_root:
-        cgroup.remove(pid)
+    if group is not None and pool is not None:
+        pool.give_back(group)
 
 
 def serve(control_fd: int) -> None:
@@ -121,7 +121,8 @@ def serve(control_fd: int) -> None:
     children: set[int] = set()
     ended: list[int] = []  # agent processes reaped in this round
     private: dict[int, str] = {}  # agent process -> its private folder
-    is_root = os.getuid() == 0
+    pool = cgroup.Pool() if os.getuid() == 0 else None  # root is exempt from RLIMIT_NPROC
+    groups: dict[int, str] = {}  # agent process -> its pids group
     try:
         while True:
             readable, _, _ = select.select([control], [], [], 0.05)
@@ -138,7 +139,7 @@ def serve(control_fd: int) -> None:
                     control.send(pickle.dumps(("exit", pid, _returncode(status))))
             _kill_strays(children)
             for pid in ended:
-                _clean_up(pid, private.pop(pid, None), is_root)
+                _clean_up(private.pop(pid, None), groups.pop(pid, None), pool)
             ended.clear()
             if not readable:
                 continue
@@ -146,6 +147,10 @@ def serve(control_fd: int) -> None:
             if not msg:
                 return
             limits = pickle.loads(msg)
+            group = None
+            if pool is not None and limits.confinement is not None:
+                group = pool.take(limits.confinement.processes)
+            cgroup.assigned = group  # read by the child
             pid = os.fork()
             if pid == 0:
                 _run_child(control, fds[0], limits)
@@ -154,6 +159,8 @@ def serve(control_fd: int) -> None:
             children.add(pid)
             if limits.confinement is not None:
                 private[pid] = limits.confinement.private_dir
+            if group is not None:
+                groups[pid] = group
             control.send(pickle.dumps(("spawned", pid)))
     except (BrokenPipeError, ConnectionResetError, OSError):
         pass
@@ -167,8 +174,10 @@ def serve(control_fd: int) -> None:
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
         _kill_strays(set())
-        for pid, private_dir in private.items():  # agents that ended while the referee went away
-            _clean_up(pid, private_dir, is_root)
+        for private_dir in private.values():  # agents that ended while the referee went away
+            _clean_up(private_dir, None, None)
+        if pool is not None:
+            pool.close()
 
 
 if __name__ == "__main__":
