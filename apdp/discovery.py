@@ -3,8 +3,10 @@
 An agent is a Python file that defines one subclass of :class:`apdp.agent.Agent` (or names it in a
 module-level ``AGENT``). Its name is the file name without ``.py``; names match in any case with
 ``-``, ``_`` and spaces ignored (``exp-cost-fixed-bid`` = ``ExpCostFixedBid``). A path to a ``.py``
-file is accepted too. Folders searched, first match wins: ``$APDP_AGENTS`` (``:``-separated),
-``./agents``, then the ``baselines/`` and ``agents/`` folders that ship with apdp.
+file is accepted too. Folders searched: ``$APDP_AGENTS`` (``:``-separated), ``./agents``, then the
+``baselines/`` and ``agents/`` folders that ship with apdp. A name is never picked between silently:
+a user's file that would shadow a shipped agent, or two files with the same name (in the loose
+sense above) and different contents, are refused with a line saying which file to rename.
 
 Parent processes only find files; the import happens in the agent's sandboxed process, so a file
 that fails to import is a fault of that agent alone.
@@ -12,6 +14,7 @@ that fails to import is a fault of that agent alone.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import sys
@@ -25,11 +28,19 @@ from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+#: The shipped baselines' folder (its agents and those of its subfolders are "shipped").
+SHIPPED_BASELINES = PROJECT_ROOT / "baselines"
+#: The course's template agent, the other shipped agent.
+SHIPPED_TEMPLATE = PROJECT_ROOT / "agents" / "template.py"
 PARAMS_FILE = "params.toml"
 
 
 class AgentNotFound(UserError):
     """No agent file answers to a name."""
+
+
+class AgentNameConflict(UserError):
+    """A name stands for two different agent files (one of them must be renamed)."""
 
 
 class AgentLoadError(Exception):
@@ -58,29 +69,77 @@ def display_name(path: Path) -> str:
     return path.stem.replace("_", "-")
 
 
-def available_agents() -> list[AgentSource]:
-    """Every agent that can be played by name, first of each name only."""
-    seen: dict[str, AgentSource] = {}
+def is_shipped(path: str | Path) -> bool:
+    """True for an agent file that ships with apdp: a baseline, or the course's template."""
+    resolved = Path(path).resolve()
+    return resolved == SHIPPED_TEMPLATE or SHIPPED_BASELINES in resolved.parents
+
+
+def _candidates() -> dict[str, list[AgentSource]]:
+    """Every agent file by normalised name, in search order (a file reached twice listed once)."""
+    found: dict[str, list[AgentSource]] = {}
     for folder in agent_dirs():
         for path in sorted(folder.glob("*.py")):
-            key = normalise_name(path.stem)
-            if _is_agent_file(path) and key not in seen:
-                seen[key] = AgentSource(display_name(path), path.resolve())
-    return list(seen.values())
+            if not _is_agent_file(path):
+                continue
+            same = found.setdefault(normalise_name(path.stem), [])
+            if all(s.path != path.resolve() for s in same):
+                same.append(AgentSource(display_name(path), path.resolve()))
+    return found
+
+
+def _digest(path: Path) -> bytes | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _choose(sources: list[AgentSource]) -> AgentSource:
+    """The one agent a name stands for; AgentNameConflict when its files differ."""
+    if len(sources) > 1 and len({_digest(s.path) for s in sources}) > 1:
+        shipped = [s for s in sources if is_shipped(s.path)]
+        user = [s for s in sources if not is_shipped(s.path)]
+        if shipped and user:
+            mine = user[0].path
+            raise AgentNameConflict(
+                f"{_relative(mine)} would shadow the shipped agent {shipped[0].name!r}; rename it, "
+                f"e.g. mv {_relative(mine)} {_relative(mine.with_name('my_' + mine.name))}"
+            )
+        a, b = sources[0].path, sources[1].path
+        raise AgentNameConflict(
+            f"{_relative(a)} and {_relative(b)} both play as {sources[0].name!r} (names ignore case, "
+            "'-', '_' and spaces); rename one of them"
+        )
+    shipped = [s for s in sources if is_shipped(s.path)]
+    return shipped[0] if shipped else sources[0]  # identical copies of a shipped agent are it
+
+
+def available_agents() -> list[AgentSource]:
+    """Every agent that can be played by name; AgentNameConflict if a name is ambiguous."""
+    return [_choose(sources) for sources in _candidates().values()]
 
 
 def find_agent(name: str) -> AgentSource:
-    """The agent called ``name`` (or the file at that path); AgentNotFound lists the choices."""
+    """The agent called ``name`` (or the file at that path); AgentNotFound lists the choices,
+    AgentNameConflict says which file to rename when the name is ambiguous."""
     if name.endswith(".py"):
         path = Path(name)
         if not path.is_file():
             raise AgentNotFound(f"agent file {name!r} does not exist")
         return AgentSource(display_name(path), path.resolve())
-    key = normalise_name(name)
-    for source in available_agents():
-        if normalise_name(source.name) == key:
-            return source
-    names = ", ".join(s.name for s in available_agents())
+    candidates = _candidates()
+    sources = candidates.get(normalise_name(name))
+    if sources:
+        return _choose(sources)
+    names = ", ".join(s[0].name for s in candidates.values())
     raise AgentNotFound(
         f"no agent named {name!r}; available: {names} (or give a path to a .py file)"
     )
