@@ -44,6 +44,11 @@ CATEGORIES: dict[str, tuple[str, str]] = {
     ),
     "memory": ("Out of memory", "the agent used more memory than its limit"),
     "process_died": ("Crashes", "the agent's process died (it must not exit or kill itself)"),
+    "reproducibility": (
+        "Not reproducible",
+        "the same seed must give the same match: use self.rng for all randomness, never the random "
+        "module, numpy.random or the clock, and bound searches by iterations, not only by time",
+    ),
 }
 
 

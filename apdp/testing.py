@@ -1,9 +1,11 @@
 """The check an agent must pass before it enters a tournament, for students and for the LLM harness.
 
-``check_agent`` imports the agent in its sandbox, plays it against itself, then against two baseline
-agents on two networks (on one of them as the second company), and returns a :class:`CheckReport`
-of every problem by class: import errors, timeouts with their phase, exceptions with their
-traceback, bad bids, undelivered tasks, capacity exceeded, other invalid plans, memory and crashes.
+``check_agent`` imports the agent in its sandbox, plays it against itself twice (the same match:
+the records must agree, timing and output aside), then against two baseline agents on two networks
+(on one of them as the second company), and returns a :class:`CheckReport` of every problem by
+class: import errors, timeouts with their phase, exceptions with their traceback, bad bids,
+undelivered tasks, capacity exceeded, other invalid plans, memory, crashes, and results that are
+not reproducible (with the likely cause: ``random``, ``numpy.random`` or the clock, not ``self.rng``).
 ``report.text()`` is written to be read by a person or pasted back to a model.
 
 From pytest::
@@ -24,6 +26,7 @@ from typing import Any
 from apdp.check_report import CATEGORIES, CheckReport, MatchOutcome, Problem, collect, outcome_of
 from apdp.discovery import AgentNotFound, AgentSource, find_agent
 from apdp.errors import UserError
+from apdp.reproducibility import irreproducible_message, likely_causes, record_difference
 from apdp.scenario import Scenario, load_scenario
 
 __all__ = [
@@ -84,8 +87,9 @@ def check_agent(
 ) -> CheckReport:
     """Check an agent (a name or a path to a ``.py`` file) and report every problem found.
 
-    Plays self-play on the first network, then each opponent on each network (the agent is the
-    first company on the first network and the second company on the others). A missing baseline
+    Plays self-play on the first network twice (a different record the second time is a problem
+    of class ``reproducibility``, with the likely cause), then each opponent on each network (the
+    agent is the first company on the first network and the second company on the others). A missing baseline
     is replaced by the template agent, with a note. Stops after the first match when the agent
     cannot even be imported. ``on_match`` is called as each match ends.
     """
@@ -120,6 +124,8 @@ def check_agent(
         outcome = outcome_of(label, topology, other.name if other else None, seats, record)
         report.matches.append(outcome)
         collect(report, outcome)
+        if other is None and not outcome.own_faults:
+            _replay(report, source, label, play_match(scenario, agents), record)
         if on_match is not None:
             on_match(outcome)
         if any(p.category == "import" for p in report.problems):
@@ -134,6 +140,21 @@ def assert_agent_ok(agent: str | Path, config: CheckConfig | None = None) -> Che
     if not report.ok:
         raise AgentCheckFailed(report.text())
     return report
+
+
+def _replay(report: CheckReport, source: AgentSource, label: str, again: Mapping[str, Any],
+            first: Mapping[str, Any]) -> None:
+    """Add a problem when the replay ``again`` of the match ``first`` gave another record."""
+    difference = record_difference(first, again)
+    if difference is None:
+        return
+    try:
+        causes = likely_causes(source.path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        causes = []
+    report.problems.append(
+        Problem("reproducibility", None, None, irreproducible_message(difference, causes), matches=[label])
+    )
 
 
 def _compiles(path: Path, report: CheckReport) -> bool:

@@ -107,6 +107,10 @@ def _prepare(limits: Limits) -> None:
     budget = [limits.output_bytes]
     sys.stdout = BoundedOutput(1, budget)
     sys.stderr = BoundedOutput(2, budget)
+    # numpy's global generator was seeded once, in the zygote: every agent forked from it would draw
+    # the same "random" numbers (and could predict its opponent's). Reseed it, as Python's random
+    # module reseeds itself after a fork; agents that want reproducible draws use self.rng.
+    np.random.seed()
 
 
 def _bid_to_json(value: object) -> Any:
