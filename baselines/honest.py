@@ -1,22 +1,35 @@
-"""Honest: bids its true marginal cost.
+"""Honest (the study's): bids its marginal cost, truncated to a whole number, plus 10.
 
-Rule: the bid is the cost increase of adding the task to its current plan of the tasks won so far:
-cheapest insertion over all its vehicles, then a short warm-started LNS of the plan with the task
-(see baselines.planning.fleet). It abstains on a task heavier than all its vehicles, and plans the
-tasks it won with the shared planner, starting from the plan it kept while bidding.
+Rule: bid = trunc(fleet marginal cost) + ``margin``. The fleet's marginal cost of a task is the
+smallest, over its vehicles in order (a later one only if strictly cheaper), of the cost increase
+of the vehicle's schedule when the task is inserted by greedy insertion (see baselines.greedy).
+A won task is inserted into that vehicle; the plan is the schedules as they stand. It abstains on
+a task heavier than all its vehicles. No randomness: the same tasks give the same bids.
 
-Parameters: those of PlanningAgent (``bid_iterations``, ``plan_iterations``, ``backend``).
+Parameter: ``margin`` (10). A stronger version plays as ``honest-lns``.
 """
 
 from __future__ import annotations
 
+import math
+
+from apdp.company import Company
+from apdp.distribution import TaskDistribution
 from apdp.task import Task
-from baselines.planning.planning_agent import PlanningAgent
+from apdp.topology import Topology
+from baselines.greedy.agent import GreedyAgent
 
 
-class Honest(PlanningAgent):
-    """Bids the marginal cost of the task for its own fleet."""
+class Honest(GreedyAgent):
+    """Bids trunc(marginal cost) + 10."""
+
+    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+        """Start empty schedules and read the margin."""
+        super().setup(topology, distribution, company)
+        self.margin = self.param("margin", 10)
 
     def bid(self, task: Task) -> float | None:
-        """The marginal cost, or None when no vehicle can carry the task."""
-        return self.own_marginal_cost(task)
+        """The truncated marginal cost plus the margin, or None when no vehicle can carry the task."""
+        if not self.fleet.can_carry(task):
+            return None
+        return float(math.trunc(self.fleet.marginal_cost(task)) + self.margin)

@@ -1,43 +1,40 @@
-"""ModelOpponent: bids the larger of its own marginal cost and its opponent's.
+"""ModelOpponent (the study's; the course named it "best response"): outbids its opponent's cost.
 
-Rule: it keeps a shadow fleet for each opponent: the tasks that opponent won, planned with a copy
-of its own fleet's vehicles (the opponent's fleet is unknown; its own is the proxy). The
-opponent's marginal cost of a task is its marginal cost for the shadow fleet. The bid is
-max(own marginal cost, opponent's marginal cost); with several opponents, the cheapest one counts
-(the lowest bid wins). It abstains on a task heavier than all its vehicles.
+Rule: bid = max(trunc(own marginal cost) + ``margin``, trunc(shadow fleet's marginal cost),
+``min_bid``). Marginal costs are those of greedy insertion into schedules, as Honest's. The shadow
+fleet is a copy of its own vehicles (same homes, capacities and costs: the opponent's fleet is
+unknown) holding every task it did not win, inserted the same way. It abstains on a task heavier
+than all its vehicles. No randomness: the same tasks give the same bids.
 
-Parameters: those of PlanningAgent.
+Parameters: ``margin`` (10), ``min_bid`` (10). A stronger version plays as ``model-opponent-lns``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 
 from apdp.company import Company
 from apdp.distribution import TaskDistribution
 from apdp.task import Task
 from apdp.topology import Topology
-from baselines.planning.opponents import ShadowFleets
-from baselines.planning.planning_agent import PlanningAgent
+from baselines.greedy.agent import GreedyAgent
 
 
-class ModelOpponent(PlanningAgent):
-    """Bids max(own marginal cost, the opponent's marginal cost on its shadow fleet)."""
+class ModelOpponent(GreedyAgent):
+    """Bids max(trunc(own cost) + 10, trunc(shadow fleet's cost), 10)."""
+
+    models_opponent = True
 
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
-        """Start the shadow fleets."""
+        """Start empty schedules and shadow fleet; read the parameters."""
         super().setup(topology, distribution, company)
-        self.shadows = ShadowFleets(self, topology, company)
+        self.margin = self.param("margin", 10)
+        self.min_bid = self.param("min_bid", 10)
 
     def bid(self, task: Task) -> float | None:
-        """The larger of the two marginal costs, or None when we cannot carry the task."""
-        own = self.own_marginal_cost(task, share=0.5)
-        if own is None:
+        """The larger of its own cost plus the margin, the opponent's cost and the floor."""
+        if not self.fleet.can_carry(task):
             return None
-        theirs = self.shadows.marginal_cost(task, self.bid_deadline(), self.bid_iterations)
-        return own if theirs is None else max(own, theirs)
-
-    def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        """Add the task to the winner's plan, ours or a shadow's."""
-        super().auction_result(task, winner, bids)
-        self.shadows.record(task, winner)
+        own = math.trunc(self.fleet.marginal_cost(task))
+        theirs = math.trunc(self.shadow.marginal_cost(task))
+        return float(max(own + self.margin, theirs, self.min_bid))

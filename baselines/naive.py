@@ -1,16 +1,18 @@
-"""Naive: bids the cost of driving to the task and carrying it, plus a little noise.
+"""Naive (the course's template rule): a distance-based bid whose noise grows with the task's index.
 
-Rule: it uses a single vehicle, the one with the largest capacity (so that it fits the heaviest
-task; the first such vehicle on a tie), and delivers every won task one after the other. Its
-"current city" is where that vehicle will be after the tasks already won (the last delivery city,
-or home). Bid = (distance(current city, pickup) + distance(pickup, delivery)) x cost per km x
-(1 + noise x u), u uniform in [-1, 1]. It abstains on a task heavier than that vehicle's capacity.
+Rule: it uses only its first vehicle. Its current city is that vehicle's home, then the delivery
+city of the last task it won. Bid = round(((distance(current, pickup) + distance(pickup, delivery))
+x cost per km) x (1 + u x ``noise`` x task id)), u uniform in [0, 1) from ``self.rng`` (drawn for
+every task it bids on), rounded half up to a whole number. It abstains on a task heavier than that
+vehicle's capacity. Plan: that vehicle picks up and delivers each won task in increasing id, one at
+a time; the other vehicles stay home. ``agents/template.py`` plays the same rule.
 
-Parameter: ``noise`` (0.05: bids within +/-5% of the cost).
+Parameter: ``noise`` (0.05).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from apdp.agent import Agent
@@ -22,41 +24,32 @@ from apdp.topology import Topology
 
 
 class Naive(Agent):
-    """Distance-based bids with bounded noise; every task on one vehicle, one after the other."""
+    """Distance-based bids with noise growing with the task id; one vehicle, one task at a time."""
 
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
-        """Choose the vehicle and read the noise."""
+        """Take the first vehicle, at home, and read the noise."""
         self.noise = self.param("noise", 0.05)
-        self.vehicle_index = max(
-            range(len(company.vehicles)), key=lambda v: (company.vehicles[v].capacity, -v)
-        )
-        self.vehicle = company.vehicles[self.vehicle_index]
-        self.position = self.vehicle.home
-        self.won: list[Task] = []
+        self.vehicle = company.vehicles[0]
+        self.city = self.vehicle.home
 
     def cost(self, task: Task) -> float:
-        """The cost of the task before noise: drive to it from the current city, carry it."""
-        km = self.topology.distance(self.position, task.pickup)
-        km += self.topology.distance(task.pickup, task.delivery)
+        """The task's cost before noise: drive from the current city to it, then carry it."""
+        km = self.topology.distance(self.city, task.pickup) + self.topology.distance(task.pickup, task.delivery)
         return km * self.vehicle.cost_per_km
 
     def bid(self, task: Task) -> float | None:
-        """The distance-based cost with noise, or None when the vehicle cannot carry the task."""
+        """The cost with growing noise, rounded; None when the vehicle cannot carry the task."""
         if task.weight > self.vehicle.capacity:
             return None
-        return float(self.cost(task) * (1.0 + self.noise * self.rng.uniform(-1.0, 1.0)))
+        ratio = 1.0 + self.rng.random() * self.noise * task.id
+        return float(math.floor(self.cost(task) * ratio + 0.5))
 
     def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        """A won task moves the vehicle's end to its delivery city."""
+        """A won task moves the current city to its delivery city."""
         if winner == self.agent_id:
-            self.won.append(task)
-            self.position = task.delivery
+            self.city = task.delivery
 
     def plan(self, vehicles: Sequence[Vehicle], tasks: Sequence[Task]) -> list[list[Action]]:
-        """All tasks, in order, picked up and delivered one at a time by the chosen vehicle."""
-        stops = [stop for task in tasks for stop in (Stop.pickup(task), Stop.deliver(task))]
-        plans: list[list[Action]] = [[] for _ in vehicles]
-        plans[self.vehicle_index] = plan_from_stops(
-            self.topology, vehicles[self.vehicle_index], stops
-        )
-        return plans
+        """The first vehicle carries the won tasks one at a time, in increasing id."""
+        stops = [stop for task in sorted(tasks, key=lambda t: t.id) for stop in (Stop.pickup(task), Stop.deliver(task))]
+        return [plan_from_stops(self.topology, vehicles[0], stops)] + [[] for _ in vehicles[1:]]

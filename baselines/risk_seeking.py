@@ -1,62 +1,67 @@
-"""RiskSeeking: blends a prior into its marginal costs early in the auction, and models its opponent.
+"""RiskSeeking (the study's): blends a synthetic-task prior into its and its opponent's costs.
 
-Rule: in setup it computes a prior, the average marginal cost of ``synthetic_tasks`` (10) tasks
-drawn from the distribution (as ExpCostFixedBid). For the k-th auction (k = 0, 1, ...) the weight
-of the prior is ``w = exp(-k / horizon)``; its blended cost is ``w x prior + (1 - w) x marginal``
-for its own fleet and likewise for the opponent's shadow fleet (see ModelOpponent). It bids the
-larger blended cost, and abstains on a task heavier than all its vehicles.
+Rule: with k the number of auctions so far and w = exp(-``decay`` x k),
+own = trunc((1 - w) x own marginal cost + w x own prior) and
+opp = trunc((1 - w) x shadow marginal cost + w x shadow prior); bid = max(own + ``margin``, opp,
+``min_bid``). Marginal costs and the shadow fleet are ModelOpponent's. A prior is computed afresh
+for every bid, first for its own fleet, then for the shadow fleet, each from its own
+``synthetic_tasks`` (10) tasks: pickup and delivery cities drawn uniformly among all cities with
+``self.rng`` (they may coincide), weight = (1 + the weights of all k tasks auctioned so far) //
+(k + 1). Prior = the smallest cost increase of (a) each vehicle alone taking all the synthetic
+tasks, one after the other by greedy insertion into its current schedule, and (b) the tasks split
+into consecutive equal shares, one per vehicle; divided by their number (see baselines.greedy.prior).
+It abstains on a task heavier than all its vehicles.
 
-Early on, when its plan is empty and every marginal cost is high, the prior pulls its bids down
-(it takes risks to win tasks); as the auction goes on its bids follow the marginal costs.
-
-Parameters: ``synthetic_tasks`` (10), ``horizon`` (10.0 auctions), ``prior_iterations`` (2000),
-plus those of PlanningAgent.
+Parameters: ``decay`` (0.1), ``synthetic_tasks`` (10), ``margin`` (10), ``min_bid`` (10).
+A stronger version plays as ``risk-seeking-lns``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from apdp.company import Company
 from apdp.distribution import TaskDistribution
 from apdp.task import Task
 from apdp.topology import Topology
-from baselines.planning.opponents import ShadowFleets
-from baselines.planning.planning_agent import PlanningAgent
+from baselines.greedy.agent import GreedyAgent
+from baselines.greedy.fleet import GreedyFleet
+from baselines.greedy.prior import prior_cost, uniform_tasks
 
 
-class RiskSeeking(PlanningAgent):
-    """Bids max over itself and its opponent of prior and marginal cost, blended on a schedule."""
+class RiskSeeking(GreedyAgent):
+    """Bids max(own + 10, opp, 10) of prior-blended costs, the prior fading as exp(-0.1 k)."""
+
+    models_opponent = True
 
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
-        """Compute the prior and start the shadow fleets."""
+        """Start empty schedules and shadow fleet; read the parameters."""
         super().setup(topology, distribution, company)
-        self.horizon = self.param("horizon", 10.0)
-        if self.horizon <= 0:
-            raise ValueError(f"parameter horizon must be > 0, got {self.horizon}")
-        self.prior = self.synthetic_prior()
-        self.shadows = ShadowFleets(self, topology, company)
+        self.decay = self.param("decay", 0.1)
+        self.synthetic_tasks = self.param("synthetic_tasks", 10)
+        self.margin = self.param("margin", 10)
+        self.min_bid = self.param("min_bid", 10)
 
     def prior_weight(self) -> float:
-        """Weight of the prior in the current auction: exp(-auctions so far / horizon)."""
-        return math.exp(-self.auctions / self.horizon)
+        """Weight w of the prior in the current auction: exp(-decay x auctions so far)."""
+        return math.exp(-self.decay * self.auctions)
 
-    def blend(self, marginal: float) -> float:
-        """The prior and a marginal cost mixed by the schedule."""
-        w = self.prior_weight()
-        return w * self.prior + (1.0 - w) * marginal
+    def synthetic_weight(self) -> int:
+        """Weight of the synthetic tasks: (1 + weights auctioned so far) // (auctions so far + 1)."""
+        return int((1 + self.auctioned_weight) // (self.auctions + 1))
+
+    def prior(self, fleet: GreedyFleet) -> float:
+        """A fresh prior for ``fleet`` from newly drawn synthetic tasks."""
+        tasks = uniform_tasks(self.topology, self.rng, self.synthetic_tasks, self.synthetic_weight())
+        return prior_cost(fleet, tasks)
 
     def bid(self, task: Task) -> float | None:
-        """The larger of its own and the opponent's blended costs (None if it cannot carry it)."""
-        own = self.own_marginal_cost(task, share=0.5)
-        if own is None:
+        """max(own + margin, opp, min_bid), or None when no vehicle can carry the task."""
+        if not self.fleet.can_carry(task):
             return None
-        theirs = self.shadows.marginal_cost(task, self.bid_deadline(), self.bid_iterations)
-        mine = self.blend(own)
-        return mine if theirs is None else max(mine, self.blend(theirs))
-
-    def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        """Add the task to the winner's plan, ours or a shadow's; advance the schedule."""
-        super().auction_result(task, winner, bids)
-        self.shadows.record(task, winner)
+        w = self.prior_weight()
+        own_prior = self.prior(self.fleet)
+        opp_prior = self.prior(self.shadow)
+        own = math.trunc((1 - w) * self.fleet.marginal_cost(task) + w * own_prior)
+        opp = math.trunc((1 - w) * self.shadow.marginal_cost(task) + w * opp_prior)
+        return float(max(own + self.margin, opp, self.min_bid))
