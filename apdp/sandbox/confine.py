@@ -73,6 +73,8 @@ class Confinement:
     processes: int
     open_files: int
     file_bytes: int
+    #: Folders it may also write (an agent program's build folder, for its build).
+    writable: tuple[str, ...] = ()
 
 
 def readable_paths() -> list[str]:
@@ -167,27 +169,31 @@ def _namespaces(c: Confinement, agent_dir: str) -> tuple[str, list[str]]:
         if agent_dir == "/tmp":  # the agent's own folder must stay visible: keep the host's /tmp
             mount("apdp", private, "tmpfs", MS_NOSUID | MS_NODEV, size)
         else:
-            private = _private_tmp(size, agent_dir)
+            private = _private_tmp(size, agent_dir, c.writable)
     except OSError:
         off.append("private folder size cap (the user namespace may not mount)")
     drop_capabilities()
     return private, off
 
 
-def _private_tmp(size: str, agent_dir: str) -> str:
+def _private_tmp(size: str, agent_dir: str, writable: tuple[str, ...]) -> str:
     """Mount a private tmpfs on /tmp, with the agent's own folder (if it was under /tmp) bound back
-    into it, read-only, at the same path."""
-    inside = agent_dir.startswith("/tmp/")
-    keep = os.open(agent_dir, os.O_PATH) if inside else -1
+    into it, read-only, at the same path (and its ``writable`` folders in it, writable)."""
+    kept: list[tuple[str, int]] = []
     try:
+        if agent_dir.startswith("/tmp/"):
+            kept.append((agent_dir, os.open(agent_dir, os.O_PATH)))
+            kept += [(w, os.open(w, os.O_PATH)) for w in writable if w.startswith(agent_dir + "/")]
         mount("apdp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
-        if inside:
-            os.makedirs(agent_dir, exist_ok=True)
-            mount(f"/proc/self/fd/{keep}", agent_dir, None, MS_BIND, None)
-            mount("none", agent_dir, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
+        for i, (path, fd) in enumerate(kept):
+            if i == 0:
+                os.makedirs(path, exist_ok=True)
+            mount(f"/proc/self/fd/{fd}", path, None, MS_BIND, None)
+            if i == 0:
+                mount("none", path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
     finally:
-        if keep >= 0:
-            os.close(keep)
+        for _, fd in kept:
+            os.close(fd)
     return "/tmp"
 
 
@@ -200,12 +206,17 @@ def _limits(c: Confinement) -> list[str]:
     return off
 
 
+def own_folder(agent_path: str) -> str:
+    """The folder an agent may read: an agent program's folder, or the folder of an agent file."""
+    return agent_path if os.path.isdir(agent_path) else os.path.dirname(agent_path)
+
+
 def _rules(agent_path: str, private_dir: str, abi: int) -> list[landlock.Rule]:
     prepare()
     return [
         *_static_rules,
         # its own file and folder (agents import modules that sit beside them)
-        landlock.Rule(os.path.dirname(agent_path), landlock.READ),
+        landlock.Rule(own_folder(agent_path), landlock.READ),
         landlock.Rule(f"/proc/{os.getpid()}", landlock.READ_FILE | landlock.READ_DIR),
         landlock.Rule(private_dir, landlock.all_rights(abi)),
     ]
@@ -222,7 +233,7 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
     if os.getuid() == 0 and not cgroup.join(cgroup.assigned):
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
-    private, ns_off = _namespaces(c, os.path.dirname(agent_path))
+    private, ns_off = _namespaces(c, own_folder(agent_path))
     off += ns_off
     os.environ["HOME"] = os.environ["TMPDIR"] = private
     os.chdir(private)
@@ -232,7 +243,9 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
         off.append("file, network and signal rules (Landlock missing)")
     else:
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-        done = landlock.restrict_self(_rules(agent_path, private, abi), abi)
+        rules = _rules(agent_path, private, abi)
+        rules += [landlock.Rule(w, landlock.all_rights(abi)) for w in c.writable]
+        done = landlock.restrict_self(rules, abi)
         for rule in _static_rules:
             if rule.fd is not None:
                 os.close(rule.fd)

@@ -133,6 +133,8 @@ class AgentProcess:
     processes: int = 64
     open_files: int = 256
     confined: bool = True
+    #: Folders the process may also write (an agent program's build folder, for its build).
+    writable: tuple[str, ...] = ()
     _private_dir: str = field(default="", init=False)
     _pid: int | None = field(default=None, init=False)
     _conn: Connection | None = field(default=None, init=False)
@@ -148,7 +150,8 @@ class AgentProcess:
         if self.confined:
             self._private_dir = tempfile.mkdtemp(prefix="apdp-agent-")
             confinement = Confinement(
-                agent_path, self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP
+                agent_path, self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP,
+                self.writable,
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)

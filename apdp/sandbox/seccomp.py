@@ -4,9 +4,10 @@ Refused with EPERM: opening sockets of any kind (a ``socketpair`` of unix socket
 pipes between the agent's own processes), tracing or reading other processes (``ptrace``,
 ``process_vm_*``, ``pidfd_getfd``, ``kcmp``), new namespaces and mounts, kernel keyrings, BPF,
 ``perf_event_open``, ``userfaultfd``, io_uring (which could open sockets behind the filter's back),
-the administrator's calls, and changing a file's mode, owner, times or extended attributes by
-path (which Landlock does not cover). ``clone3`` answers ENOSYS so that the C library falls back to
-``clone``, whose flags the filter can read. System calls of another ABI (32-bit, x32) end the
+the administrator's calls, and changing a file's mode, owner, times or extended attributes (which
+Landlock does not cover; the referee makes an agent program's build output executable itself).
+``clone3`` answers ENOSYS so that the C library falls back to ``clone``, whose flags the filter
+can read. System calls of another ABI (32-bit, x32) end the
 process.
 
 The numbers are x86_64's; on another architecture :func:`supported` is False and no filter is set.
@@ -44,7 +45,8 @@ _X86_64 = {
     "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
     "delete_module": 176, "reboot": 169, "swapon": 167, "swapoff": 168, "acct": 163,
     "quotactl": 179, "syslog": 103, "iopl": 172, "ioperm": 173,
-    "chmod": 90, "chown": 92, "lchown": 94, "fchmodat": 268, "fchmodat2": 452, "fchownat": 260,
+    "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "fsetxattr": 190,
+    "fremovexattr": 199, "fchmodat": 268, "fchmodat2": 452, "fchownat": 260,
     "utime": 132, "utimes": 235, "utimensat": 280, "futimesat": 261,
     "setxattr": 188, "lsetxattr": 189, "removexattr": 197, "lremovexattr": 198,
     "setxattrat": 463, "removexattrat": 466,
@@ -58,8 +60,10 @@ REFUSED = (
     "fsconfig", "fsmount", "fspick", "mount_setattr", "open_by_handle_at", "name_to_handle_at",
     "keyctl", "add_key", "request_key", "kexec_load", "kexec_file_load", "init_module", "finit_module",
     "delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "iopl", "ioperm",
-    # Landlock does not cover changing a file's mode, owner, times or attributes by path
-    "chmod", "chown", "lchown", "fchmodat", "fchmodat2", "fchownat", "utime", "utimes", "utimensat",
+    # Landlock does not cover changing a file's mode, owner, times or attributes (a file opened
+    # for reading would do for the fd-based calls)
+    "chmod", "fchmod", "chown", "fchown", "lchown", "fsetxattr", "fremovexattr", "fchmodat",
+    "fchmodat2", "fchownat", "utime", "utimes", "utimensat",
     "futimesat", "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat",
 )
 

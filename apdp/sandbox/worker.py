@@ -27,7 +27,9 @@ from apdp.deadline import Deadline
 from apdp.discovery import AgentLoadError, load_agent_class
 from apdp.distribution import TaskDistribution
 from apdp.plan import Deliver, Move, Pickup
+from apdp.program import ProgramError, is_program, read_program
 from apdp.sandbox.confine import Confinement, confine
+from apdp.sandbox.program_agent import ProgramAgent, run_build
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -181,9 +183,19 @@ def _send(conn: Connection, reply: dict[str, Any]) -> None:
     conn.send_bytes(data.encode("utf-8"))
 
 
+def _new_agent(req: SetupRequest) -> Agent:
+    path = Path(req.path)
+    if not is_program(path):
+        return load_agent_class(path)()
+    try:
+        program = read_program(path)
+    except ProgramError as exc:
+        raise AgentLoadError(str(exc)) from None
+    return ProgramAgent(program, req.seed)
+
+
 def _setup(req: SetupRequest) -> Agent:
-    cls = load_agent_class(Path(req.path))
-    agent = cls()
+    agent = _new_agent(req)
     agent.topology = req.topology
     agent.distribution = req.distribution
     agent.company = req.company
@@ -230,6 +242,8 @@ def worker_main(conn: Connection, limits: Limits) -> None:
                 reply = {"ok": None, "unprotected": off}
             elif method == "unprotected":  # apdp sandbox
                 reply = {"ok": None, "unprotected": off}
+            elif method == "build":  # an agent program's build, confined like the agent
+                reply = run_build(read_program(Path(str(args))))
             elif method == "probe":
                 from apdp.sandbox.probe import run
 

@@ -1,0 +1,119 @@
+"""Agent programs: an agent folder with an ``agent.toml`` that names the command to run it (any
+language, speaking the ``apdp-agent/1`` protocol) and, optionally, a build command.
+
+The build runs in the sandbox like the agent (it may write only ``{dir}/.build``), once, and again
+whenever a file of the folder changes; the referee keeps the sources' signature in
+``.build/.apdp-sources`` and builds under a lock, so parallel matches build an agent once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The file that makes a folder an agent program.
+PROGRAM_FILE = "agent.toml"
+#: Where a build writes (the only place it may).
+BUILD_DIR = ".build"
+_SIGNATURE_FILE = ".apdp-sources"
+
+
+class ProgramError(Exception):
+    """An agent.toml that cannot be used (the agent's fault)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentProgram:
+    """How to build and run one agent program."""
+
+    folder: Path
+    command: tuple[str, ...]
+    build: tuple[str, ...] | None
+    build_timeout: float
+
+    @property
+    def build_dir(self) -> Path:
+        """The one folder a build may write."""
+        return self.folder / BUILD_DIR
+
+
+def is_program(path: Path) -> bool:
+    """True for an agent folder with an agent.toml."""
+    return path.is_dir() and (path / PROGRAM_FILE).is_file()
+
+
+def _argv(value: object, key: str, folder: Path) -> tuple[str, ...]:
+    if not (isinstance(value, list) and value and all(isinstance(a, str) for a in value)):
+        raise ProgramError(f"{folder / PROGRAM_FILE}: {key} must be a list of strings, e.g. {key} = [\"./agent\"]")
+    return tuple(a.replace("{dir}", str(folder)) for a in value)
+
+
+def read_program(folder: Path) -> AgentProgram:
+    """Read ``folder/agent.toml``; ProgramError says what is wrong."""
+    path = folder / PROGRAM_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProgramError(f"{path}: cannot read ({exc.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ProgramError(f"{path}: not valid TOML ({exc})") from None
+    unknown = set(data) - {"command", "build", "build_timeout"}
+    if unknown:
+        raise ProgramError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; use command, build, build_timeout")
+    if "command" not in data:
+        raise ProgramError(f'{path}: no command; add e.g. command = ["python3", "{{dir}}/agent.py"]')
+    timeout = data.get("build_timeout", 300)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise ProgramError(f"{path}: build_timeout must be a positive number of seconds")
+    build = _argv(data["build"], "build", folder) if "build" in data else None
+    return AgentProgram(folder, _argv(data["command"], "command", folder), build, float(timeout))
+
+
+def source_signature(folder: Path) -> str:
+    """A digest of the folder's files (names, sizes, modification times), its build output aside."""
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not (Path(root) == folder and d == BUILD_DIR))
+        for name in sorted(files):
+            p = Path(root) / name
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            h.update(f"{p.relative_to(folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+class BuildLock:
+    """The folder's build lock (flock), held while a build and its signature are written."""
+
+    def __init__(self, program: AgentProgram) -> None:
+        program.build_dir.mkdir(exist_ok=True)
+        self._fd = os.open(program.build_dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+
+    def __enter__(self) -> BuildLock:
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self._fd)
+
+
+def is_built(program: AgentProgram) -> bool:
+    """True when the last build's signature is the folder's current one."""
+    try:
+        recorded = (program.build_dir / _SIGNATURE_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return recorded == source_signature(program.folder)
+
+
+def mark_built(program: AgentProgram) -> None:
+    """Record the folder's current signature (written as a new file renamed into place)."""
+    from apdp.files import write_atomically
+
+    write_atomically(program.build_dir / _SIGNATURE_FILE, source_signature(program.folder) + "\n")

@@ -1,0 +1,89 @@
+"""An agent program seen as an agent: runs in the agent's sandboxed process and relays each call
+to the program over the ``apdp-agent/1`` protocol (its stdin and stdout).
+
+The program is a child of the agent process, so it is confined the same way and shares its limits;
+the referee's deadlines stop both. Its standard error goes to the agent's captured output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+from typing import IO, Any
+
+from apdp.agent import Agent
+from apdp.company import Company, Vehicle
+from apdp.distribution import TaskDistribution
+from apdp.plan import Action
+from apdp.program import AgentProgram, ProgramError
+from apdp.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message, task_json
+from apdp.task import Task
+from apdp.topology import Topology
+
+#: Longest reply line read from a program, in bytes.
+MAX_LINE = 16 * 1024 * 1024
+
+
+class ProgramAgent(Agent):
+    """The protocol's side of one agent program."""
+
+    def __init__(self, program: AgentProgram, seed: int) -> None:
+        self._program = program
+        self._seed = seed
+        self._process: subprocess.Popen[bytes] | None = None
+        self._to: IO[bytes] | None = None
+        self._from: IO[bytes] | None = None
+
+    def _request(self, message: dict[str, Any]) -> dict[str, Any]:
+        assert self._to is not None and self._from is not None
+        try:
+            self._to.write(encode(message))
+            self._to.flush()
+        except (BrokenPipeError, OSError):
+            raise ProtocolError(f"the program ended before {message['type']!r} (exit code "
+                                f"{self._process.poll() if self._process else '?'})") from None
+        line = self._from.readline(MAX_LINE)
+        if line and not line.endswith(b"\n"):
+            raise ProtocolError(f"reply to {message['type']!r} longer than {MAX_LINE} bytes")
+        return decode(line, str(message["type"]))
+
+    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+        env = dict(os.environ, APDP_AGENT_DIR=str(self._program.folder))
+        try:
+            self._process = subprocess.Popen(
+                self._program.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=2,
+                cwd=os.getcwd(), env=env,
+            )
+        except OSError as exc:
+            raise ProgramError(f"cannot start {self._program.command[0]!r}: {exc.strerror}") from None
+        self._to, self._from = self._process.stdin, self._process.stdout
+        message = setup_message(
+            agent_id=self.agent_id, agents=self.agents, seed=self._seed, params=dict(self.params),
+            timeouts=dict(self.timeouts), topology=topology, distribution=distribution, company=company,
+        )
+        read_ok(self._request(message), "setup")
+
+    def bid(self, task: Task) -> float | None:
+        return read_bid(self._request({"type": "bid", "task": task_json(task), "timeout": self.timeouts["bid"]}))
+
+    def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
+        message = {"type": "auction_result", "task": task_json(task), "winner": winner, "bids": list(bids),
+                   "timeout": self.timeouts["bid"]}
+        read_ok(self._request(message), "auction_result")
+
+    def plan(self, vehicles: Sequence[Vehicle], tasks: Sequence[Task]) -> list[list[Action]]:
+        message = {"type": "plan", "vehicles": [v.to_json() for v in vehicles],
+                   "tasks": [task_json(t) for t in tasks], "timeout": self.timeouts["plan"]}
+        return [list(p) for p in read_plans(self._request(message))]
+
+
+def run_build(program: AgentProgram) -> dict[str, Any]:
+    """Run the program's build command here (in the sandbox); its exit code and output's tail."""
+    assert program.build is not None
+    try:
+        done = subprocess.run(program.build, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, cwd=os.getcwd(), check=False)
+    except OSError as exc:
+        return {"code": 127, "output": f"cannot start {program.build[0]!r}: {exc.strerror}"}
+    return {"code": done.returncode, "output": done.stdout[-8000:].decode("utf-8", "replace")}
