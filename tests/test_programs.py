@@ -154,3 +154,24 @@ def test_the_protocol_has_a_json_schema() -> None:
     schema = json.loads(SCHEMA_PATH.read_text())
     assert schema["$id"].endswith("apdp-agent-1.schema.json")
     assert {"setup", "bid", "auction_result", "plan"} <= set(schema["$defs"])
+
+
+def test_the_cpu_of_an_agent_program_is_measured(tmp_path: Path) -> None:
+    script = (
+        "import json, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    if req['type'] == 'bid' and req['task']['id'] == 0:\n"
+        "        end = time.process_time() + 0.6\n"
+        "        while time.process_time() < end:\n"
+        "            pass\n"
+        "    reply = {'bid': None} if req['type'] == 'bid' else {'plans': [[], []]} if req['type'] == 'plan' "
+        "else {'ok': True}\n"
+        "    print(json.dumps(reply), flush=True)\n"
+    )
+    spinner = _write_program(tmp_path, "spinner", 'command = ["python3", "{dir}/agent.py"]\n', {"agent.py": script})
+    scenario = fast_scenario(tasks=2, timeouts={"setup": 5.0, "bid": 5.0, "plan": 5.0})
+    record = play_match(scenario, [str(spinner), "template"], seed=1)
+    assert record["result"]["faults"] == []
+    cpu = record["timing"]["agents"][0]["cpu"]
+    assert cpu["bid"] >= 0.4 and cpu["plan"] < 0.3

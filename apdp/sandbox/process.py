@@ -188,6 +188,9 @@ class AgentProcess:
             return CallResult(None, CallFault(FaultKind.EXCEPTION, "unreadable reply"), took)
         if not isinstance(reply, dict):
             return CallResult(None, CallFault(FaultKind.EXCEPTION, "malformed reply"), took)
+        program = reply.get("program_pid")
+        if isinstance(program, int) and self._cpu is not None:
+            self._cpu.watch(program)  # an agent program's own process
         if "fault" in reply:
             kind = FaultKind.MEMORY if reply.get("fault") == "memory" else FaultKind.EXCEPTION
             tb = reply.get("traceback")

@@ -35,6 +35,11 @@ class ProgramAgent(Agent):
         self._to: IO[bytes] | None = None
         self._from: IO[bytes] | None = None
 
+    @property
+    def pid(self) -> int | None:
+        """The program's process id, once started."""
+        return None if self._process is None else self._process.pid
+
     def _request(self, message: dict[str, Any]) -> dict[str, Any]:
         assert self._to is not None and self._from is not None
         try:

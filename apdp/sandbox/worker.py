@@ -240,6 +240,8 @@ def worker_main(conn: Connection, limits: Limits) -> None:
                     _send(conn, {"fault": "exception", "message": str(exc), "load": True})
                     continue
                 reply = {"ok": None, "unprotected": off}
+                if isinstance(agent, ProgramAgent) and agent.pid is not None:
+                    reply["program_pid"] = agent.pid
             elif method == "unprotected":  # apdp sandbox
                 reply = {"ok": None, "unprotected": off}
             elif method == "build":  # an agent program's build, confined like the agent
