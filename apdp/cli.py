@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from apdp.errors import UserError
 
 #: Subcommand modules, in the order ``apdp --help`` lists them.
-COMMAND_MODULES = ("match", "verify", "plan", "tournament", "report", "codegen", "sandbox")
+COMMAND_MODULES = ("match", "verify", "replay", "plan", "tournament", "report", "codegen", "sandbox")
 
 app = typer.Typer(
     name="apdp",

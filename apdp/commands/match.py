@@ -68,6 +68,7 @@ def match(
     bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
     plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Write the match's HTML replay here.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
 ) -> None:
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
@@ -84,8 +85,9 @@ def match(
         },
     )
 
-    if record is not None:
-        check_writable(record)  # before the match, not after it
+    for path in (record, replay):
+        if path is not None:
+            check_writable(path)  # before the match, not after it
     secret = None if key is None else parse_key(key)
     drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
     if drawn:
@@ -111,6 +113,11 @@ def match(
     if record is not None:
         write_record(result, record)
         typer.echo(f"record written to {record}")
+    if replay is not None:
+        from apdp.pages.replay import write_replay
+
+        write_replay(result, replay)
+        typer.echo(f"replay written to {replay}")
 
 
 def register(app: typer.Typer) -> None:

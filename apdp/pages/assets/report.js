@@ -1,0 +1,251 @@
+/* apdp report page: every table and plot is drawn from the JSON report embedded in the page. */
+"use strict";
+
+const started = performance.now();
+const R = pageData();
+const AGENTS = R.agents.map((a) => a.agent);
+const AGENT_COLOUR = new Map(AGENTS.map((a, i) => [a, PALETTE[i % PALETTE.length]]));
+
+document.getElementById("title").textContent = R.title;
+document.getElementById("subtitle").textContent =
+  `${R.tournaments} tournament(s), ${R.matches.length} matches, ${AGENTS.length} agents`;
+
+/* ---------- the study's table ---------- */
+
+/* Columns of the standings: [JSON field, header, decimals]. */
+const STANDING_COLUMNS = [
+  ["avg_wins", "avg wins", 2], ["sd_wins", "sd", 2], ["avg_losses", "avg losses", 2], ["sd_losses", "sd", 2],
+  ["total_wins", "wins", 0], ["total_losses", "losses", 0], ["draws", "draws", 0], ["win_rate", "win rate", 3],
+  ["faults", "faults", 0], ["rating", "rating", 0], ["rating_low", "95% low", 0], ["rating_high", "95% high", 0],
+  ["matches", "matches", 0],
+];
+(function standings() {
+  const rows = R.agents.map((a, rank) => {
+    const tr = row([{ text: rank + 1, cls: "num" }, { node: agentName(a.agent) },
+      ...STANDING_COLUMNS.map(([field, , d]) => ({ text: fmt(a[field], d), cls: "num", value: a[field] }))]);
+    tr.setAttribute("data-agent", a.agent);
+    STANDING_COLUMNS.forEach(([field], k) => tr.children[k + 2].setAttribute("data-field", field));
+    return tr;
+  });
+  fillTable(document.getElementById("standings"), ["#", "agent", ...STANDING_COLUMNS.map((c) => ({ text: c[1], cls: "num" }))], rows);
+})();
+
+function agentName(name) {
+  const span = el("span");
+  span.appendChild(el("span", { class: "swatch", style: `background:${AGENT_COLOUR.get(name)}` }));
+  span.appendChild(document.createTextNode(name));
+  return span;
+}
+
+/* ---------- groups and model usage ---------- */
+
+(function groups() {
+  if (!R.groups) return;
+  document.getElementById("groups-section").hidden = false;
+  document.getElementById("groups-title").textContent = `Groups by ${R.group_by}`;
+  fillTable(document.getElementById("groups"), ["group", "agents", "matches", "wins", "losses", "draws", "win rate", "faults", "mean rating"],
+    R.groups.map((g) => [g.group, g.agents.join(", "), { text: g.matches, cls: "num" }, { text: g.wins, cls: "num" },
+      { text: g.losses, cls: "num" }, { text: g.draws, cls: "num" }, { text: fmt(g.win_rate, 3), cls: "num" },
+      { text: g.faults, cls: "num" }, { text: fmt(g.mean_rating, 0), cls: "num" }]));
+  const usage = R.usage || [];
+  const n = (x, d) => ({ text: x === null || x === undefined ? "-" : fmt(x, d || 0), cls: "num" });
+  fillTable(document.getElementById("usage"), ["agent", "model", "model calls", "prompt tokens", "completion tokens", "total tokens", "model seconds", "wins", "win rate", "tokens per win"],
+    usage.map((u) => [u.agent, u.model || "-", n(u.calls), n(u.prompt_tokens), n(u.completion_tokens), n(u.total_tokens), n(u.seconds, 1),
+      n(u.wins), n(u.win_rate, 3), n(u.tokens_per_win)]));
+})();
+
+/* ---------- ratings with intervals ---------- */
+
+(function ratings() {
+  const svg = document.getElementById("ratings");
+  const sorted = R.agents.slice().sort((a, b) => b.rating - a.rating);
+  const labelWidth = Math.min(260, 30 + 7 * Math.max(...AGENTS.map((a) => a.length)));
+  const box = { w: 900, h: 40 + 18 * sorted.length, left: labelWidth, right: 20, top: 8, bottom: 30 };
+  svg.setAttribute("viewBox", `0 0 ${box.w} ${box.h}`);
+  const lo = Math.min(...sorted.map((a) => a.rating_low)), hi = Math.max(...sorted.map((a) => a.rating_high));
+  const pad = Math.max(10, (hi - lo) * 0.05);
+  const ax = { x: scale(lo - pad, hi + pad, box.left, box.w - box.right) };
+  for (const t of ticks(lo - pad, hi + pad, 8)) {
+    svg.appendChild(svgEl("line", { x1: ax.x(t), x2: ax.x(t), y1: box.top, y2: box.h - box.bottom, class: "vgrid" }));
+    svg.appendChild(svgEl("text", { x: ax.x(t), y: box.h - box.bottom + 13, "text-anchor": "middle", class: "tick" }, fmt(t, 0)));
+  }
+  svg.appendChild(svgEl("text", { x: (box.left + box.w - box.right) / 2, y: box.h - 2, "text-anchor": "middle", class: "tick" }, "rating (Elo scale)"));
+  sorted.forEach((a, i) => {
+    const y = box.top + 10 + i * 18;
+    const g = svgEl("g", { class: "rating", "data-agent": a.agent });
+    g.appendChild(svgEl("text", { x: box.left - 8, y: y + 4, "text-anchor": "end", class: "row-label" }, a.agent));
+    g.appendChild(svgEl("line", { x1: ax.x(a.rating_low), x2: ax.x(a.rating_high), y1: y, y2: y, stroke: AGENT_COLOUR.get(a.agent), class: "interval" }));
+    g.appendChild(svgEl("circle", { cx: ax.x(a.rating), cy: y, r: 4, fill: AGENT_COLOUR.get(a.agent) }));
+    g.appendChild(svgEl("title", {}, `${a.agent}: ${fmt(a.rating, 0)} (95%: ${fmt(a.rating_low, 0)} to ${fmt(a.rating_high, 0)})`));
+    svg.appendChild(g);
+  });
+})();
+
+/* ---------- pairwise grid as a heat map ---------- */
+
+(function grid() {
+  const cell = new Map(); // "a\u0000b" -> [W, D, L] of a against b
+  const add = (a, b, w, d, l) => {
+    const key = `${a}\u0000${b}`;
+    const c = cell.get(key) || [0, 0, 0];
+    cell.set(key, [c[0] + w, c[1] + d, c[2] + l]);
+  };
+  for (const p of R.pairs) {
+    add(p.agent, p.opponent, p.wins, p.draws, p.losses);
+    add(p.opponent, p.agent, p.losses, p.draws, p.wins);
+  }
+  const rows = AGENTS.map((a) => {
+    const cells = [{ node: agentName(a) }];
+    for (const b of AGENTS) {
+      const c = cell.get(`${a}\u0000${b}`);
+      if (a === b || !c) { cells.push({ text: "", cls: "empty" }); continue; }
+      const games = c[0] + c[1] + c[2];
+      const score = games ? (c[0] + c[1] / 2) / games : 0.5;
+      cells.push({ text: `${c[0]}-${c[1]}-${c[2]}`, cls: "heat", style: `background:${heat(score)};color:${Math.abs(score - 0.5) > 0.3 ? "#fff" : "inherit"}`, title: `${a} vs ${b}: score ${fmt(score, 3)}`, value: score });
+    }
+    return cells;
+  });
+  fillTable(document.getElementById("grid"), ["", ...AGENTS.map((a) => ({ text: a, cls: "col" }))], rows);
+})();
+
+/* Red (0) through white (0.5) to blue (1). */
+function heat(score) {
+  const s = Math.max(0, Math.min(1, score));
+  const [from, to, t] = s < 0.5 ? [[214, 69, 43], [248, 248, 248], s * 2] : [[248, 248, 248], [31, 111, 180], (s - 0.5) * 2];
+  const mix = from.map((f, i) => Math.round(f + (to[i] - f) * t));
+  return `rgb(${mix.join(",")})`;
+}
+
+/* ---------- profit distributions ---------- */
+
+(function profits() {
+  const values = new Map(AGENTS.map((a) => [a, []]));
+  for (const m of R.matches) m.agents.forEach((a, side) => values.get(a).push(m.profit[side]));
+  const svg = document.getElementById("profits");
+  const labelWidth = Math.min(260, 30 + 7 * Math.max(...AGENTS.map((a) => a.length)));
+  const box = { w: 900, h: 40 + 22 * AGENTS.length, left: labelWidth, right: 20, top: 8, bottom: 30 };
+  svg.setAttribute("viewBox", `0 0 ${box.w} ${box.h}`);
+  const all = R.profits.flatMap((p) => [p.min, p.max]);
+  const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  const x = scale(lo, hi, box.left, box.w - box.right);
+  for (const t of ticks(lo, hi, 8)) {
+    svg.appendChild(svgEl("line", { x1: x(t), x2: x(t), y1: box.top, y2: box.h - box.bottom, class: t === 0 ? "zero" : "vgrid" }));
+    svg.appendChild(svgEl("text", { x: x(t), y: box.h - box.bottom + 13, "text-anchor": "middle", class: "tick" }, fmt(t, 0)));
+  }
+  svg.appendChild(svgEl("text", { x: (box.left + box.w - box.right) / 2, y: box.h - 2, "text-anchor": "middle", class: "tick" }, "profit per match"));
+  R.profits.forEach((p, i) => {
+    const v = values.get(p.agent).slice().sort((a, b) => a - b);
+    const q = (f) => quantile(v, f);
+    const y = box.top + 12 + i * 22;
+    const colour = AGENT_COLOUR.get(p.agent);
+    const g = svgEl("g", { class: "box", "data-agent": p.agent });
+    g.appendChild(svgEl("text", { x: box.left - 8, y: y + 4, "text-anchor": "end", class: "row-label" }, p.agent));
+    g.appendChild(svgEl("line", { x1: x(p.min), x2: x(p.max), y1: y, y2: y, stroke: colour, class: "whisker" }));
+    g.appendChild(svgEl("rect", { x: x(q(0.25)), y: y - 7, width: Math.max(1, x(q(0.75)) - x(q(0.25))), height: 14, fill: colour, "fill-opacity": 0.25, stroke: colour }));
+    g.appendChild(svgEl("line", { x1: x(p.median), x2: x(p.median), y1: y - 7, y2: y + 7, stroke: colour, "stroke-width": 2 }));
+    g.appendChild(svgEl("circle", { cx: x(p.mean), cy: y, r: 3, fill: "#222" }));
+    g.appendChild(svgEl("title", {}, `${p.agent}: ${p.matches} matches, mean ${fmt(p.mean, 1)}, sd ${fmt(p.sd, 1)}, min ${fmt(p.min, 1)}, median ${fmt(p.median, 1)}, max ${fmt(p.max, 1)}`));
+    svg.appendChild(g);
+  });
+})();
+
+function quantile(sorted, f) {
+  if (!sorted.length) return 0;
+  const pos = (sorted.length - 1) * f;
+  const i = Math.floor(pos);
+  return i + 1 < sorted.length ? sorted[i] + (sorted[i + 1] - sorted[i]) * (pos - i) : sorted[i];
+}
+
+/* ---------- faults by kind ---------- */
+
+(function faults() {
+  const div = document.getElementById("faults");
+  const agents = Object.keys(R.faults);
+  if (!agents.length) { div.appendChild(el("p", {}, "No faults.")); return; }
+  const kinds = [...new Set(agents.flatMap((a) => Object.keys(R.faults[a])))].sort();
+  const colours = kinds.map((_, i) => PALETTE[(i + 3) % PALETTE.length]);
+  const totals = agents.map((a) => kinds.reduce((s, k) => s + (R.faults[a][k] || 0), 0));
+  const labelWidth = Math.min(260, 30 + 7 * Math.max(...agents.map((a) => a.length)));
+  const box = { w: 900, h: 40 + 20 * agents.length, left: labelWidth, right: 40, top: 8, bottom: 30 };
+  const svg = svgEl("svg", { class: "chart", id: "faults-chart", viewBox: `0 0 ${box.w} ${box.h}` });
+  const x = scale(0, Math.max(...totals), box.left, box.w - box.right);
+  for (const t of ticks(0, Math.max(...totals), 6)) {
+    svg.appendChild(svgEl("line", { x1: x(t), x2: x(t), y1: box.top, y2: box.h - box.bottom, class: "vgrid" }));
+    svg.appendChild(svgEl("text", { x: x(t), y: box.h - box.bottom + 13, "text-anchor": "middle", class: "tick" }, fmt(t, 0)));
+  }
+  agents.forEach((a, i) => {
+    const y = box.top + 10 + i * 20;
+    svg.appendChild(svgEl("text", { x: box.left - 8, y: y + 4, "text-anchor": "end", class: "row-label" }, a));
+    let start = 0;
+    kinds.forEach((k, j) => {
+      const n = R.faults[a][k] || 0;
+      if (!n) return;
+      const bar = svgEl("rect", { x: x(start), y: y - 7, width: x(start + n) - x(start), height: 14, fill: colours[j] });
+      bar.appendChild(svgEl("title", {}, `${a}: ${n} ${k}`));
+      svg.appendChild(bar);
+      start += n;
+    });
+    svg.appendChild(svgEl("text", { x: x(start) + 4, y: y + 4, class: "tick" }, String(start)));
+  });
+  div.appendChild(svg);
+  div.appendChild(legend(kinds, colours));
+  const table = el("table", { id: "faults-table" });
+  fillTable(table, ["agent", ...kinds, "total"], agents.map((a, i) => [a, ...kinds.map((k) => ({ text: R.faults[a][k] || 0, cls: "num" })), { text: totals[i], cls: "num" }]));
+  div.appendChild(table);
+})();
+
+/* ---------- matches ---------- */
+
+function quote(text) {
+  return /^[A-Za-z0-9_./=:@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+(function matches() {
+  const note = document.getElementById("replay-note");
+  note.textContent = R.replays
+    ? "Each match links to its replay, written beside this page."
+    : "Make a match's replay with the command in its row (or write them all with apdp report --format html --replays).";
+  const rows = R.matches.map((m, i) => {
+    const faults = m.faults.map((f) => `${f.agent}: ${f.kind} in ${f.phase}`).join("; ");
+    let replay;
+    if (R.replays) {
+      replay = { node: el("a", { href: R.replays[i], class: "replay" }, "replay") };
+    } else {
+      replay = { node: el("code", { class: "replay-command" }, `apdp replay ${quote(m.results)} --match ${quote(m.key)} --out replay.html`) };
+    }
+    const tr = row([{ text: i + 1, cls: "num" }, m.topology, { text: m.tournament_seed, cls: "num" }, m.agents[0], m.agents[1],
+      { text: fmt(m.profit[0], 1), cls: "num" }, { text: fmt(m.profit[1], 1), cls: "num" }, m.winner === null ? "draw" : m.winner,
+      { text: faults, cls: "faults" }, replay]);
+    tr.dataset.search = `${m.topology} ${m.tournament_seed} ${m.seed} ${m.agents.join(" ")} ${m.winner || "draw"} ${faults}`.toLowerCase();
+    return tr;
+  });
+  fillTable(document.getElementById("matches"), ["#", "network", "tournament", "company 0", "company 1",
+    { text: "profit 0", cls: "num" }, { text: "profit 1", cls: "num" }, "winner", "faults", "replay"], rows);
+  const count = document.getElementById("match-count");
+  const show = () => {
+    const words = document.getElementById("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const tr of rows) {
+      const ok = words.every((w) => tr.dataset.search.includes(w));
+      tr.hidden = !ok;
+      shown += ok;
+    }
+    count.textContent = `${shown} of ${rows.length} matches`;
+  };
+  document.getElementById("filter").addEventListener("input", show);
+  show();
+})();
+
+/* ---------- table of contents ---------- */
+
+(function toc() {
+  const nav = document.getElementById("toc");
+  for (const section of document.querySelectorAll("main > section")) {
+    if (section.hidden) continue;
+    const title = section.querySelector("h2");
+    nav.appendChild(el("a", { href: `#${section.id}` }, title.textContent));
+  }
+})();
+
+document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+document.body.dataset.ready = "1";
