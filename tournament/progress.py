@@ -1,15 +1,19 @@
-"""The progress bar of a run: matches done of total, faults so far, elapsed time and ETA.
+"""The progress bar of a run: matches done of total, faults so far, elapsed time and ETA, and under
+it the live standings (wins, draws, losses, faults per agent; :mod:`tournament.standings`).
 
 Drawn with rich, on stderr, only when stderr is a terminal (never in CI logs or pipes).
 """
 
 from __future__ import annotations
 
-from rich.console import Console
+from collections.abc import Callable, Iterable, Sequence
+
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TaskID,
     TextColumn,
     TimeElapsedColumn,
@@ -18,14 +22,41 @@ from rich.progress import (
 
 from tournament.events import Record, TournamentEvents
 from tournament.schedule import MatchSpec
+from tournament.standings import Standings
+from tournament.store import StoredMatch
+
+
+class _BarAndStandings(Progress):
+    """rich's Progress, with the standings table drawn under the bar."""
+
+    def __init__(self, *columns: str | ProgressColumn, standings: Standings, console: Console) -> None:
+        self.standings = standings  # both before Progress draws for the first time
+        self._screen = console
+        super().__init__(*columns, console=console, transient=False)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        if self.standings.lines:
+            yield self.standings.table(max_rows=max(3, self._screen.height - 4))
 
 
 class ProgressBar(TournamentEvents):
-    """Observer that draws the bar; it does nothing when stderr is not a terminal."""
+    """Observer that draws the bar and the standings; it does nothing when stderr is not a terminal.
 
-    def __init__(self, console: Console | None = None) -> None:
+    ``agents`` are listed in the standings from the start; ``stored`` gives the matches a resume
+    found already played (called once, on a terminal only).
+    """
+
+    def __init__(
+        self,
+        console: Console | None = None,
+        agents: Sequence[str] = (),
+        stored: Callable[[], Iterable[StoredMatch]] | None = None,
+    ) -> None:
         self.console = console or Console(stderr=True)
         self.enabled = self.console.is_terminal
+        self.standings = Standings(agents)
+        self._stored = stored
         self.faults = 0
         self.errors = 0
         self._progress: Progress | None = None
@@ -34,7 +65,9 @@ class ProgressBar(TournamentEvents):
     def on_start(self, total: int, done: int) -> None:
         if not self.enabled:
             return
-        self._progress = Progress(
+        if self._stored is not None:
+            self.standings.add_stored(self._stored())
+        self._progress = _BarAndStandings(
             TextColumn("[bold]tournament"),
             BarColumn(),
             MofNCompleteColumn(),
@@ -43,8 +76,8 @@ class ProgressBar(TournamentEvents):
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
+            standings=self.standings,
             console=self.console,
-            transient=False,
         )
         self._task = self._progress.add_task("", total=total, completed=done, faults=0, errors="")
         self._progress.start()
@@ -55,6 +88,8 @@ class ProgressBar(TournamentEvents):
             self._progress.update(self._task, advance=advance, faults=self.faults, errors=errors)
 
     def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        if self.enabled:
+            self.standings.on_match_finished(match, record)
         self._update(1)
 
     def on_match_faulted(self, match: MatchSpec, record: Record) -> None:

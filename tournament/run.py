@@ -102,7 +102,7 @@ def run_tournament(
         with RunLog(out) as run_log:
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
             if progress:
-                listeners.append(ProgressBar())
+                listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
             events = Broadcast([*listeners, *observers])
             started = time.perf_counter()
             events.on_start(len(schedule), len(schedule) - len(todo))
