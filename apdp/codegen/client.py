@@ -9,6 +9,7 @@ exponential backoff; everything else fails at once with one line that says what 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import http.client
 import json
 import os
@@ -34,11 +35,17 @@ class ChatError(UserError):
 
 @dataclass(frozen=True, slots=True)
 class ChatReply:
-    """A model's answer: its text, the model that answered and the raw response."""
+    """A model's answer: its text, the model that answered and the raw response.
+
+    ``usage`` is the response's token counts as the server sent them (None when it sent none);
+    ``seconds`` the wall time of the whole call, retries included.
+    """
 
     text: str
     model: str
     raw: Mapping[str, Any]
+    usage: Mapping[str, Any] | None = None
+    seconds: float = 0.0
 
 
 def endpoint_url(base_url: str) -> str:
@@ -81,6 +88,7 @@ class ChatClient:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
+        first = time.monotonic()
         for attempt in range(self.retries + 1):
             self._log({"event": "request", "attempt": attempt, "url": self.url, "body": body})
             request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
@@ -108,7 +116,8 @@ class ChatClient:
                 continue
             text = payload.decode("utf-8", errors="replace")
             self._log(_entry("response", attempt, started, status=status, body=text))
-            return _parse_reply(self.url, text, self.model)
+            reply = _parse_reply(self.url, text, self.model)
+            return dataclasses.replace(reply, seconds=time.monotonic() - first)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _wait(self, attempt: int, retry_after: str | None) -> float:
@@ -175,4 +184,5 @@ def _parse_reply(url: str, text: str, model: str) -> ChatReply:
     if not isinstance(content, str):
         raise ChatError(f"malformed response from {url}: the message content is not text")
     answered = data.get("model") if isinstance(data.get("model"), str) else model
-    return ChatReply(content, answered, data)
+    usage = data.get("usage")
+    return ChatReply(content, answered, data, usage if isinstance(usage, dict) else None)

@@ -32,6 +32,7 @@ from apdp.codegen.extract import ExtractError, extract_agent_code
 from apdp.codegen.ingest import IngestedAgent, check_free, ingest_code
 from apdp.codegen.prompts import prompt_hash, render, strategy_prompt
 from apdp.codegen.provenance import transcript_path, write_sidecar
+from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
 from apdp.files import open_new
 from apdp.testing import CheckConfig, CheckReport, MatchOutcome, check_agent
@@ -64,17 +65,22 @@ class Transcript:
 
 
 class Conversation:
-    """A chat with one model: the message history, replayed on every request."""
+    """A chat with one model: the message history, replayed on every request.
 
-    def __init__(self, client: ChatClient, role: str, transcript: Transcript) -> None:
+    Each call's tokens and seconds go to ``usage``.
+    """
+
+    def __init__(self, client: ChatClient, role: str, transcript: Transcript, usage: UsageLog) -> None:
         self.client = dataclasses.replace(client, log=transcript.logger(role))
         self.role = role
         self.messages: list[dict[str, str]] = []
+        self.usage = usage
 
     def ask(self, content: str) -> str:
         """Send ``content`` as the next user message; the model's reply text."""
         self.messages.append({"role": "user", "content": content})
         reply = self.client.complete(self.messages)
+        self.usage.add(ModelCall.of(self.role, reply.model, reply.usage, reply.seconds))
         self.messages.append({"role": "assistant", "content": reply.text})
         return reply.text
 
@@ -124,8 +130,10 @@ class _Session:
         extra: dict[str, Any],
         transcript: Transcript,
         say: Say,
+        usage: UsageLog,
     ) -> None:
         self.settings = settings
+        self.usage = usage
         self.model = model
         self.prompt_sha = prompt_sha
         self.extra = extra
@@ -184,7 +192,7 @@ class _Session:
             strategy=self.settings.strategy,
             round=self.round,
             prompt_hash=self.prompt_sha,
-            extra=self.extra,
+            extra={**self.extra, **self.usage.provenance()},
             force=True,
         )
         self.transcript.write({"event": "ingest", "round": self.round, "path": self.agent.path})
@@ -211,8 +219,8 @@ class _Session:
         self.say(f"  {outcome.summary()}")
 
     def _mark(self, agent: IngestedAgent, ok: bool) -> None:
-        """Record the check's verdict in the sidecar."""
-        extra = {**agent.provenance.extra, "check": "passed" if ok else "failed"}
+        """Record the check's verdict, and the model usage so far, in the sidecar."""
+        extra = {**agent.provenance.extra, **self.usage.provenance(), "check": "passed" if ok else "failed"}
         write_sidecar(agent.path, dataclasses.replace(agent.provenance, extra=extra))
 
     def _restore(self) -> None:
@@ -229,7 +237,8 @@ class _Session:
             strategy=p.strategy,
             round=p.round,
             prompt_hash=p.prompt_hash,
-            extra={**p.extra, "note": f"the improvement failed its check; round {p.round} kept"},
+            extra={**p.extra, **self.usage.provenance(),
+                   "note": f"the improvement failed its check; round {p.round} kept"},
             force=True,
         )
         self._mark(self.agent, True)
@@ -287,6 +296,7 @@ def _run(
     base = strategy_prompt("a2" if strategy == "a2" else "a1")
     critic = critic or generator
     extra: dict[str, Any] = {"refine_rounds": settings.rounds}
+    usage = UsageLog()
     transcript.write(
         {
             "event": "start",
@@ -302,15 +312,15 @@ def _run(
     prompt_text, sha = base.text, base.sha256
     if strategy == "gen":
         say(f"asking {generator.model} to optimise the A1 prompt")
-        optimiser = Conversation(generator, "prompt-optimiser", transcript)
+        optimiser = Conversation(generator, "prompt-optimiser", transcript, usage)
         prompt_text = optimised_prompt(optimiser.ask(render("gen", prompt=base.text).text))
         sha = prompt_hash(prompt_text)
         extra["base_prompt_hash"] = base.sha256
         transcript.write({"event": "prompt", "prompt_hash": sha, "text": prompt_text})
     if strategy == "cr":
         extra["critic_model"] = critic.model
-    session = _Session(settings, generator.model, sha, extra, transcript, say)
-    conversation = Conversation(generator, "generator", transcript)
+    session = _Session(settings, generator.model, sha, extra, transcript, say, usage)
+    conversation = Conversation(generator, "generator", transcript, usage)
     clean = session.settle(conversation, prompt_text)
     if clean and strategy == "ir":
         assert session.report is not None
@@ -318,7 +328,7 @@ def _run(
     elif clean and strategy == "cr":
         assert session.clean is not None
         say(f"asking the critic {critic.model} for improvements")
-        reviewer = Conversation(critic, "critic", transcript)
+        reviewer = Conversation(critic, "critic", transcript, usage)
         critique = reviewer.ask(
             render(
                 "cr_critic",
@@ -329,9 +339,12 @@ def _run(
         )
         session.improve(conversation, render("cr_implement", critique=critique.strip()).text)
     ok = session.report is not None and session.report.ok
+    if session.agent is not None:  # the agent kept carries everything the run spent
+        session._mark(session.agent, ok)
     transcript.write(
         {
             "event": "end",
+            "usage": usage.totals(),
             "ok": ok,
             "round": session.round,
             "path": session.agent.path if session.agent else None,
