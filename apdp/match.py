@@ -19,6 +19,7 @@ from apdp.auction import auction_winner, check_bid
 from apdp.company import Company
 from apdp.discovery import AgentSource, find_agent, registry_params
 from apdp.fault import PHASES, Fault, FaultKind, Phase
+from apdp.identity import agent_identity
 from apdp.plan import VehiclePlan, check_plans, plans_from_json
 from apdp.record import RECORD_FORMAT, settle
 from apdp.sandbox.process import AgentProcess, CallResult
@@ -83,6 +84,8 @@ class _Referee:
                                      limits.open_files, limits.sandbox))
             for i, s in enumerate(sources)
         ]
+        #: Each agent's identity as it plays (apdp.identity): file hash, origin, apdp version.
+        self.identities = [agent_identity(s.name, s.path) for s in sources]
         #: The sandbox protections the agents' processes reported off on this machine.
         self.unprotected: set[str] = set()
         #: Extra fields of each agent's fault (traceback, import_error, violations).
@@ -148,6 +151,7 @@ class _Referee:
             "topology": self.topology.name,
             "seed": self.seed,
             "agents": [s.source.name for s in self.seats],
+            "identities": self.identities,
             "companies": [c.to_json() for c in self.companies],
             "tasks": [t.to_json() for t in auctioned],
             "auctions": auctions,

@@ -4,6 +4,7 @@ A record is a JSON object::
 
     {"format": "apdp-record/1", "topology": name, "seed": int,
      "agents": [name, ...],                       # index = agent id = company index
+     "identities": [{"name", "file", "sha256", "origin", "provenance", "apdp"}, ...],  # apdp.identity
      "companies": [{"name", "vehicles": [{"name", "home", "capacity", "cost_per_km"}]}],
      "tasks": [{"id", "pickup", "delivery", "weight"}, ...],        # in auction order
      "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from apdp.discovery import AgentSource
+from apdp.identity import agent_identity
 from apdp.scenario import Scenario
 from tournament.config import TournamentConfig
 from tournament.events import Broadcast, Record, TournamentEvents
@@ -95,6 +96,11 @@ def run_tournament(
     secret = store.key()
     assert secret is not None  # create_or_resume stores one
     try:
+        if config.agent_paths:  # each agent's identity as it plays now (kept from the first run)
+            store.add_identities({
+                name: agent_identity(name, path)
+                for name, path in zip(config.agents, config.agent_paths, strict=True)
+            })
         schedule = schedule_of(config)
         done = store.finished_keys()
         todo = [m for m in schedule if m.key not in done]

@@ -6,6 +6,8 @@ matches in flight, and a resume is a query: the keys already stored are skipped.
 process of a run writes. The tournament's configuration is stored once; opening the store with a
 different one is refused. So is the tournament's secret key (:mod:`apdp.seeding`), made when the
 store is created (or, for a store older than keys, on its first resume) and never put in a record.
+Each agent's identity when it played (:mod:`apdp.identity`) is stored once per tournament, in the
+``agents`` table (a store older than it gets it on its first resume).
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ CREATE TABLE IF NOT EXISTS tournament (
 CREATE TABLE IF NOT EXISTS secret (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     key BLOB NOT NULL          -- the key every match's streams derive from; published on request
+);
+CREATE TABLE IF NOT EXISTS agents (
+    name TEXT PRIMARY KEY,
+    identity TEXT NOT NULL     -- JSON, apdp.identity: file hash, origin, provenance, apdp version
 );
 CREATE TABLE IF NOT EXISTS matches (
     key TEXT PRIMARY KEY,
@@ -193,6 +199,22 @@ class ResultsStore:
         """The stored tournament configuration."""
         row = self.conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
         return {} if row is None else dict(json.loads(row[0]))
+
+    def add_identities(self, identities: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store each agent's identity (:mod:`apdp.identity`) unless one is stored already."""
+        with self.conn:
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO agents VALUES (?, ?)",
+                [(name, json.dumps(dict(identity), sort_keys=True)) for name, identity in identities.items()],
+            )
+
+    def identities(self) -> dict[str, dict[str, Any]]:
+        """Each agent's stored identity; empty for a store made before identities were kept."""
+        try:
+            rows = self.conn.execute("SELECT name, identity FROM agents").fetchall()
+        except sqlite3.OperationalError:  # no such table: an older store
+            return {}
+        return {name: dict(json.loads(identity)) for name, identity in rows}
 
     def finished_keys(self) -> set[str]:
         """Keys of the matches already stored."""

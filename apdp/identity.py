@@ -1,0 +1,64 @@
+"""An agent's identity at the time it played: its file's hash, where it came from, apdp's version.
+
+Match records (``identities``) and tournament stores (table ``agents``) keep one per agent, so that
+a report groups agents by what was played, never by the files present when the report runs::
+
+    {"name": "gen-a1", "file": "gen_a1.py", "sha256": "<hex of the file>",
+     "origin": "baseline" | "generated" | "hand-written",
+     "provenance": {"model", "strategy", "round", "prompt_hash", "date", ...} | null,
+     "apdp": "0.1.0"}
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from apdp.codegen.provenance import read_provenance
+from apdp.discovery import is_shipped
+
+#: The values of an identity's ``origin``.
+ORIGINS = ("baseline", "generated", "hand-written")
+
+
+@functools.cache
+def apdp_version() -> str:
+    """The installed apdp's version (``unknown`` when it is run without being installed)."""
+    try:
+        return metadata.version("apdp")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def file_hash(path: str | Path) -> str:
+    """The SHA-256 (hex) of a file's bytes; of an agent program folder, of its files' names and
+    bytes (its build output aside)."""
+    path = Path(path)
+    if path.is_dir():
+        from apdp.program import BUILD_DIR
+
+        h = hashlib.sha256()
+        for file in sorted(p for p in path.rglob("*") if p.is_file() and BUILD_DIR not in p.relative_to(path).parts[:1]):
+            h.update(f"{file.relative_to(path)}\0".encode())
+            h.update(file.read_bytes())
+        return h.hexdigest()
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
+    """The identity of agent ``name`` played from the file ``path`` (see the module docstring)."""
+    path = Path(path)
+    provenance = None if is_shipped(path) else read_provenance(path)
+    origin = "baseline" if is_shipped(path) else "generated" if provenance is not None else "hand-written"
+    return {
+        "name": name,
+        "file": path.name,
+        "sha256": file_hash(path),
+        "origin": origin,
+        "provenance": provenance,
+        "apdp": apdp_version(),
+    }
