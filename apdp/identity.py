@@ -41,7 +41,8 @@ def file_hash(path: str | Path) -> str:
         from apdp.program import BUILD_DIR
 
         h = hashlib.sha256()
-        for file in sorted(p for p in path.rglob("*") if p.is_file() and BUILD_DIR not in p.relative_to(path).parts[:1]):
+        files = (p for p in path.rglob("*") if p.is_file() and BUILD_DIR not in p.relative_to(path).parts[:1])
+        for file in sorted(files):
             h.update(f"{file.relative_to(path)}\0".encode())
             h.update(file.read_bytes())
         return h.hexdigest()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from apdp.codegen.ingest import ingest_code
 from tournament.config import make_config
 from tournament.report import report
 from tournament.run import run_tournament
+from tournament.store import ResultsStore
 
 TEMPLATE = (Path(__file__).resolve().parent.parent / "agents" / "template.py").read_text(encoding="utf-8")
 
@@ -35,3 +37,15 @@ def test_generated_agents_play_by_name_and_group_by_model(tmp_path: Path, monkey
     assert "Groups by provenance" in by_both and "model-y / ir" in by_both
     by_strategy = json.loads(report([tmp_path / "out"], "json", group_by="strategy"))
     assert {g["group"] for g in by_strategy["groups"]} == {"a1", "ir", "human", "baseline"}
+
+    # the groups are what was stored when the agents played, not the files present now
+    store = ResultsStore.open(tmp_path / "out")
+    stored = store.identities()
+    record = store.record(next(iter(store.finished_keys())))
+    store.close()
+    assert stored["gen-a"]["provenance"]["model"] == "model-x" and stored["template"]["origin"] == "baseline"
+    assert record is not None and [i["name"] for i in record["identities"]] == record["agents"]
+    shutil.rmtree(agents)
+    monkeypatch.delenv("APDP_AGENTS")
+    again = json.loads(report([tmp_path / "out"], "json", group_by="model"))
+    assert again["groups"] == by_model["groups"] and again["notes"] == []

@@ -21,6 +21,8 @@ PRIOR_GAMES = 1.0
 BOOTSTRAP = 1000
 #: Seed of the bootstrap generator.
 BOOTSTRAP_SEED = 0
+#: Cells of the win matrices of the resamples fitted together (bounds the memory: 8 bytes each).
+_BATCH_CELLS = 1 << 20
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -40,22 +42,25 @@ def _fit(
     tolerance: float = 1e-10,
     start: FloatArray | None = None,
 ) -> FloatArray:
-    """Elo-scale ratings from ``wins[i, j]`` (i's score against j), prior already included."""
-    games = wins + wins.T
-    total_wins = wins.sum(axis=1)
-    n = len(wins)
-    strength = np.ones(n) if start is None else 10.0 ** ((start - 1500.0) / 400.0)
+    """Elo-scale ratings from ``wins[..., i, j]`` (i's score against j), prior already included.
+
+    Leading axes hold independent fits (the bootstrap's resamples), run together until all converge.
+    """
+    games = wins + np.swapaxes(wins, -1, -2)
+    total_wins = wins.sum(axis=-1)
+    shape = wins.shape[:-1]
+    strength = np.ones(shape) if start is None else np.broadcast_to(10.0 ** ((start - 1500.0) / 400.0), shape)
     for _ in range(iterations):
-        denominators = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+        denominators = (games / (strength[..., :, None] + strength[..., None, :])).sum(axis=-1)
         updated = np.where(denominators > 0, total_wins / np.maximum(denominators, 1e-300), 1.0)
         updated = np.maximum(updated, 1e-300)
-        updated /= np.exp(np.mean(np.log(updated)))
+        updated /= np.exp(np.mean(np.log(updated), axis=-1, keepdims=True))
         done = np.max(np.abs(np.log(updated) - np.log(strength))) < tolerance
         strength = updated
         if done:
             break
     logs = np.log10(strength)
-    return np.asarray(1500.0 + 400.0 * (logs - logs.mean()), dtype=np.float64)
+    return np.asarray(1500.0 + 400.0 * (logs - logs.mean(axis=-1, keepdims=True)), dtype=np.float64)
 
 
 def _win_matrix(
@@ -65,6 +70,13 @@ def _win_matrix(
     wins = np.bincount(first * n + second, weights=weights * score, minlength=n * n)
     wins += np.bincount(second * n + first, weights=weights * (1.0 - score), minlength=n * n)
     return np.asarray(wins.reshape(n, n), dtype=np.float64)
+
+
+#: What the rating numbers mean, in one line (reports print it under the ratings).
+SCALE = (
+    "ratings: Bradley-Terry strengths on the Elo scale: the field averages 1500 and 400 points more "
+    "means 10:1 odds of winning a match (a draw counts half); 95% CI by bootstrap over matches"
+)
 
 
 def bradley_terry(
@@ -80,6 +92,20 @@ def bradley_terry(
 
     ``score[k]`` is the first agent's result: 1 win, 0.5 draw, 0 loss.
     """
+    return bradley_terry_samples(n, first, second, score, bootstrap=bootstrap, seed=seed)[0]
+
+
+def bradley_terry_samples(
+    n: int,
+    first: Sequence[int],
+    second: Sequence[int],
+    score: Sequence[float],
+    *,
+    bootstrap: int = BOOTSTRAP,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[list[Rating], FloatArray]:
+    """:func:`bradley_terry`, and its bootstrap ratings (one row per resample, one column per
+    agent; no rows without matches or resamples), for intervals of figures derived from ratings."""
     a = np.asarray(first, dtype=np.intp)
     b = np.asarray(second, dtype=np.intp)
     s = np.asarray(score, dtype=np.float64)
@@ -88,12 +114,17 @@ def bradley_terry(
     prior = np.where(met | met.T, PRIOR_GAMES / 2, 0.0)
     point = _fit(_win_matrix(n, a, b, s, np.ones(m)) + prior)
     if m == 0 or bootstrap <= 0:
-        return [Rating(float(r), float(r), float(r)) for r in point]
+        return [Rating(float(r), float(r), float(r)) for r in point], np.empty((0, n))
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, n))
-    for k in range(bootstrap):
-        weights = np.bincount(rng.integers(0, m, m), minlength=m).astype(np.float64)
+    chunk = max(1, min(bootstrap, _BATCH_CELLS // (n * n)))  # resamples fitted at once
+    for begin in range(0, bootstrap, chunk):
+        batch = np.empty((min(chunk, bootstrap - begin), n, n))
+        for k in range(len(batch)):
+            weights = np.bincount(rng.integers(0, m, m), minlength=m).astype(np.float64)
+            batch[k] = _win_matrix(n, a, b, s, weights) + prior
         # 1e-7 in log-strength is far below a hundredth of an Elo point
-        samples[k] = _fit(_win_matrix(n, a, b, s, weights) + prior, tolerance=1e-7, start=point)
+        samples[begin : begin + len(batch)] = _fit(batch, tolerance=1e-7, start=point)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return [Rating(float(r), float(lo), float(hi)) for r, lo, hi in zip(point, low, high, strict=True)]
+    ratings = [Rating(float(r), float(lo), float(hi)) for r, lo, hi in zip(point, low, high, strict=True)]
+    return ratings, samples

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournament.rating import bradley_terry
+import numpy as np
+
+from tournament.rating import FloatArray, bradley_terry_samples
 from tournament.store import StoredMatch
 
 
@@ -85,6 +87,11 @@ class Statistics:
     faults: dict[str, dict[str, int]]  # agent -> fault kind -> count
     profits: list[ProfitStats]
     fault_kinds: list[str] = field(default_factory=list)
+    #: agent -> tournament -> (W, D, L) in that tournament
+    by_tournament: dict[str, dict[tuple[str, str, int], tuple[int, int, int]]] = field(default_factory=dict)
+    #: bootstrap ratings, one row per resample, column ``rating_columns[agent]``
+    rating_samples: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
+    rating_columns: dict[str, int] = field(default_factory=dict)
 
 
 def outcome(match: StoredMatch, side: int) -> str:
@@ -106,6 +113,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
     wins: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
     losses: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
     draws: Counter[str] = Counter()
+    ties: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)  # draws per tournament
     count: Counter[str] = Counter()
     faults: dict[str, Counter[str]] = defaultdict(Counter)
     profits: dict[str, list[float]] = defaultdict(list)
@@ -127,6 +135,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
                 losses[agent][p.tournament] += 1
             else:
                 draws[agent] += 1
+                ties[agent][p.tournament] += 1
             opponent = m.agents[1 - side]
             grid[agent][opponent]["WDL".index(result)] += 1
         for fault in m.faults:
@@ -145,7 +154,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
     for leg in legs.values():
         leg.profit /= leg.matches
         leg.opponent_profit /= leg.matches
-    ratings = bradley_terry(len(agents), first, second, score, bootstrap=bootstrap)
+    ratings, samples = bradley_terry_samples(len(agents), first, second, score, bootstrap=bootstrap)
     standings = []
     for agent in agents:
         tournaments = sorted(played[agent])
@@ -198,6 +207,11 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
         faults={a: dict(faults[a]) for a in sorted(faults, key=order.__getitem__)},
         profits=profit_rows,
         fault_kinds=kinds,
+        by_tournament={
+            a: {t: (wins[a][t], ties[a][t], losses[a][t]) for t in sorted(played[a])} for a in agents
+        },
+        rating_samples=samples,
+        rating_columns=index,
     )
 
 
