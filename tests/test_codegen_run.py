@@ -81,13 +81,15 @@ class ChatServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
 
-    def reply(self, text: str, model: str = "scripted") -> None:
-        body = {
+    def reply(self, text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> None:
+        body: dict[str, Any] = {
             "id": "chatcmpl-test",
             "object": "chat.completion",
             "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
         }
+        if usage is not None:
+            body["usage"] = usage
         self.script.append((200, json.dumps(body)))
 
     def raw(self, status: int, body: str) -> None:
@@ -412,3 +414,65 @@ def test_cli_run_bad_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     base = ["codegen", "run", "--model", "m", "--agents-dir", str(tmp_path)]
     assert apdp([*base, "--base-url", "nope"], monkeypatch) == 2
     assert apdp([*base, "--base-url", "http://127.0.0.1:9", "--strategy", "zz"], monkeypatch) == 2
+
+
+# -- model usage -----------------------------------------------------------------------------
+
+
+def tokens(prompt: int, completion: int) -> dict[str, int]:
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def test_provenance_keeps_each_calls_tokens_and_time(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(SLOW), usage=tokens(1200, 300))
+    server.reply(answer(GOOD), model="served-model", usage=tokens(1700, 280))
+    result = run(settings(tmp_path), client(server))
+    assert result.ok
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None
+    calls = prov["model_calls"]
+    assert [(c["role"], c["model"], c["prompt_tokens"], c["completion_tokens"], c["total_tokens"]) for c in calls] == [
+        ("generator", "scripted", 1200, 300, 1500), ("generator", "served-model", 1700, 280, 1980)]
+    assert all(0 <= c["seconds"] < 30 for c in calls)
+    usage = prov["usage"]
+    assert (usage["calls"], usage["prompt_tokens"], usage["completion_tokens"], usage["total_tokens"]) == (
+        2, 2900, 580, 3480)
+    assert usage["seconds"] == pytest.approx(sum(c["seconds"] for c in calls), abs=0.01)
+
+
+def test_usage_counts_failed_improvements_and_missing_usage(server: ChatServer, tmp_path: Path) -> None:
+    server.reply(answer(GOOD), usage=tokens(1000, 200))
+    server.reply("1. Bid lower.", usage=tokens(500, 50))  # the critic
+    server.reply(answer(SLOW))  # a server that reports no usage for this call
+    result = run(settings(tmp_path, "cr", rounds=0), client(server), client(server, model="critic-model"))
+    assert result.ok
+    prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
+    assert prov is not None and prov["round"] == 0  # the improvement failed: round 0 kept
+    assert [c["role"] for c in prov["model_calls"]] == ["generator", "critic", "generator"]
+    assert prov["model_calls"][2]["total_tokens"] is None
+    assert prov["usage"]["calls"] == 3 and prov["usage"]["total_tokens"] == 1750
+
+
+def test_report_by_model_shows_tokens_per_agent(
+    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournament.config import make_config
+    from tournament.report import report
+    from tournament.run import run_tournament
+
+    server.reply(answer(GOOD), usage=tokens(1000, 500))
+    assert run(settings(tmp_path, name="gen-good"), client(server)).ok
+    monkeypatch.setenv("APDP_AGENTS", str(tmp_path / "agents"))
+    config = make_config(topology="france", agents=["gen-good", "template"], seed=1, overrides={"tasks": 4})
+    assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).played == 2
+    data = json.loads(report([tmp_path / "out"], "json", group_by="model"))
+    usage = {u["agent"]: u for u in data["usage"]}
+    assert usage["gen-good"]["total_tokens"] == 1500 and usage["gen-good"]["calls"] == 1
+    assert usage["gen-good"]["model"] == "test-model"
+    wins = usage["gen-good"]["wins"]
+    assert usage["gen-good"]["tokens_per_win"] == (1500 / wins if wins else None)
+    assert usage["template"]["total_tokens"] is None
+    table = report([tmp_path / "out"], "table", group_by="model")
+    assert "Model usage per agent" in table
+    line = next(row for row in table.splitlines() if row.startswith("gen-good"))
+    assert "1500" in line and "test-model" in line

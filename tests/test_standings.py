@@ -15,7 +15,7 @@ from tournament.store import StoredMatch
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def finished(bar: ProgressBar, agents: tuple[str, str], winner: int | None, faulty: list[int] = []) -> None:
+def finished(bar: ProgressBar, agents: tuple[str, str], winner: int | None, faulty: tuple[int, ...] = ()) -> None:
     record = {"result": {"winner": winner, "faults": [{"agent": a, "kind": "timeout"} for a in faulty]}}
     spec = MatchSpec("france", 1, 2, agents)
     bar.on_match_finished(spec, record)
@@ -30,7 +30,7 @@ def test_standings_drawn_under_the_bar_on_a_terminal() -> None:
     bar = ProgressBar(console=console, agents=["ann", "bob", "cy"], stored=lambda: [resumed])
     bar.on_start(6, 1)
     finished(bar, ("bob", "cy"), 0)
-    finished(bar, ("cy", "ann"), 1, faulty=[0])
+    finished(bar, ("cy", "ann"), 1, faulty=(0,))
     finished(bar, ("ann", "cy"), None)
     bar.on_end(False)
     text = ANSI.sub("", screen.getvalue())

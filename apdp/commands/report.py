@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from tournament.report import FORMATS, build, check_options, render, report
-from tournament.tidy import TABLES
+from apdp.errors import UserError
+from apdp.files import write_atomically
+from tournament.report import FORMATS, report
 
 
 def report_command(
@@ -20,27 +22,34 @@ def report_command(
         str | None,
         typer.Option(help="Also pool agents by origin: model, strategy or provenance (both)."),
     ] = None,
-    table: Annotated[
-        str | None,
-        typer.Option(help=f"csv: the one table to write: {', '.join(TABLES)} (default standings)."),
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the report to this file (html: required).")
     ] = None,
-    mixed: Annotated[
-        bool,
-        typer.Option(help="Pool tournaments even when their agents, networks or task counts differ."),
+    replays: Annotated[
+        bool, typer.Option(help="html: also write every match's replay into OUT-replays/ and link them.")
     ] = False,
 ) -> None:
     """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""
     fmt = format.lower()
     grouping = group_by.lower() if group_by else None
-    if fmt == "csv":  # a table alone, its notes on stderr
-        check_options(fmt, grouping, table)
-        stats, pooled, context = build(folders, grouping, mixed=mixed)
-        text = render(stats, pooled, fmt, grouping, context, table)
-        for note in context.notes:
-            typer.echo(f"note: {note}", err=True)
+    if fmt == "html":
+        if out is None:
+            raise UserError("--format html writes a page: give its file with --out FILE.html")
+        from tournament.report_page import write_report_page
+
+        written = write_report_page(json.loads(report(folders, "json", grouping)), out, replays=replays)
+        typer.echo(f"report written to {written.path} ({written.bytes / 1024:,.0f} KiB, {written.matches} matches)")
+        if written.replays is not None:
+            typer.echo(f"replays written to {written.replays}/")
+        return
+    if replays:
+        raise UserError("--replays is for --format html")
+    text = report(folders, fmt, grouping)
+    if out is None:
+        typer.echo(text)
     else:
-        text = report(folders, fmt, grouping, mixed=mixed, table=table)
-    typer.echo(text)
+        write_atomically(out, text + "\n")
+        typer.echo(f"report written to {out}")
 
 
 def register(app: typer.Typer) -> None:

@@ -200,13 +200,32 @@ function quote(text) {
   return /^[A-Za-z0-9_./=:@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
+/* Matches: a page of rows at a time (a report may hold tens of thousands), with a filter. */
+const MATCHES_PER_PAGE = 100;
+
 (function matches() {
   const note = document.getElementById("replay-note");
   note.textContent = R.replays
     ? "Each match links to its replay, written beside this page."
     : "Make a match's replay with the command in its row (or write them all with apdp report --format html --replays).";
-  const rows = R.matches.map((m, i) => {
-    const faults = m.faults.map((f) => `${f.agent}: ${f.kind} in ${f.phase}`).join("; ");
+  const faultText = R.matches.map((m) => m.faults.map((f) => `${f.agent}: ${f.kind} in ${f.phase}`).join("; "));
+  const search = R.matches.map((m, i) =>
+    `${m.topology} ${m.tournament_seed} ${m.seed} ${m.agents.join(" ")} ${m.winner || "draw"} ${faultText[i]}`.toLowerCase());
+  const table = document.getElementById("matches");
+  const body = fillTable(table, ["#", "network", "tournament", "company 0", "company 1",
+    { text: "profit 0", cls: "num" }, { text: "profit 1", cls: "num" }, "winner", "faults", "replay"], []);
+  const count = document.getElementById("match-count");
+  const pager = el("div", { class: "pager" });
+  const previous = el("button", { id: "matches-previous" }, "◀ previous");
+  const next = el("button", { id: "matches-next" }, "next ▶");
+  const where = el("span", { id: "matches-page" });
+  pager.append(previous, where, next);
+  table.parentNode.after(pager);
+  let shown = R.matches.map((_, i) => i);
+  let first = 0;
+
+  function matchRow(i) {
+    const m = R.matches[i];
     let replay;
     if (R.replays) {
       replay = { node: el("a", { href: R.replays[i], class: "replay" }, "replay") };
@@ -215,25 +234,29 @@ function quote(text) {
     }
     const tr = row([{ text: i + 1, cls: "num" }, m.topology, { text: m.tournament_seed, cls: "num" }, m.agents[0], m.agents[1],
       { text: fmt(m.profit[0], 1), cls: "num" }, { text: fmt(m.profit[1], 1), cls: "num" }, m.winner === null ? "draw" : m.winner,
-      { text: faults, cls: "faults" }, replay]);
-    tr.dataset.search = `${m.topology} ${m.tournament_seed} ${m.seed} ${m.agents.join(" ")} ${m.winner || "draw"} ${faults}`.toLowerCase();
+      { text: faultText[i], cls: "faults" }, replay]);
+    tr.setAttribute("data-match", i);
     return tr;
+  }
+
+  function draw() {
+    const fragment = document.createDocumentFragment();
+    for (const i of shown.slice(first, first + MATCHES_PER_PAGE)) fragment.appendChild(matchRow(i));
+    clear(body).appendChild(fragment);
+    count.textContent = `${shown.length} of ${R.matches.length} matches`;
+    where.textContent = shown.length ? ` ${first + 1} to ${Math.min(first + MATCHES_PER_PAGE, shown.length)} of ${shown.length} ` : " none ";
+    previous.disabled = first === 0;
+    next.disabled = first + MATCHES_PER_PAGE >= shown.length;
+  }
+  previous.addEventListener("click", () => { first = Math.max(0, first - MATCHES_PER_PAGE); draw(); });
+  next.addEventListener("click", () => { first += MATCHES_PER_PAGE; draw(); });
+  document.getElementById("filter").addEventListener("input", (e) => {
+    const words = e.target.value.toLowerCase().split(/\s+/).filter(Boolean);
+    shown = R.matches.map((_, i) => i).filter((i) => words.every((w) => search[i].includes(w)));
+    first = 0;
+    draw();
   });
-  fillTable(document.getElementById("matches"), ["#", "network", "tournament", "company 0", "company 1",
-    { text: "profit 0", cls: "num" }, { text: "profit 1", cls: "num" }, "winner", "faults", "replay"], rows);
-  const count = document.getElementById("match-count");
-  const show = () => {
-    const words = document.getElementById("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
-    let shown = 0;
-    for (const tr of rows) {
-      const ok = words.every((w) => tr.dataset.search.includes(w));
-      tr.hidden = !ok;
-      shown += ok;
-    }
-    count.textContent = `${shown} of ${rows.length} matches`;
-  };
-  document.getElementById("filter").addEventListener("input", show);
-  show();
+  draw();
 })();
 
 /* ---------- table of contents ---------- */
@@ -248,4 +271,5 @@ function quote(text) {
 })();
 
 document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+document.body.dataset.openMs = String(Math.round(performance.now())); // since the page was asked for
 document.body.dataset.ready = "1";
