@@ -30,14 +30,15 @@ def lowest_bidders(bids: Sequence[float | None]) -> list[int]:
     return [i for i, b in enumerate(bids) if b is not None and b == low]
 
 
-def auction_winner(bids: Sequence[float | None], tie_breaker: np.random.Generator) -> int | None:
-    """The winner of one auction: the lowest bid; a tie is broken by ``tie_breaker``.
+def auction_winner(bids: Sequence[float | None], tie_breaker: np.random.Generator | None) -> int | None:
+    """The winner of one auction: the lowest bid; a tie is broken by ``tie_breaker``, or, when it is
+    None, goes to the agent listed first (the Logist platform's rule).
 
     The generator is drawn from only when there is a tie, so that the draws depend on the bids alone.
     """
     low = lowest_bidders(bids)
     if not low:
         return None
-    if len(low) == 1:
+    if len(low) == 1 or tie_breaker is None:
         return low[0]
     return low[int(tie_breaker.integers(len(low)))]

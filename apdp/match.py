@@ -21,7 +21,7 @@ from apdp.discovery import AgentSource, find_agent, registry_params
 from apdp.fault import PHASES, Fault, FaultKind, Phase
 from apdp.identity import agent_identity
 from apdp.plan import VehiclePlan, check_plans, plans_from_json
-from apdp.record import RECORD_FORMAT, settle
+from apdp.record import RECORD_FORMAT, embedded_network, settle
 from apdp.sandbox.process import AgentProcess, CallResult
 from apdp.sandbox.worker import SetupRequest
 from apdp.scenario import Scenario, validate_agent_count
@@ -123,14 +123,14 @@ class _Referee:
                 seat.process.start(str(seat.source.path))
             for seat in self.seats:
                 self._setup(seat, agent_seeds[seat.index], registry)
-            tasks = self.distribution.sample_tasks(task_rng, self.scenario.tasks)
+            tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
             auctions: list[dict[str, Any]] = []
             auctioned: list[Task] = []
             for task in tasks:
                 if not any(s.sound for s in self.seats):
                     break
                 bids = [self._bid(seat, task) for seat in self.seats]
-                winner = auction_winner(bids, tie_rng)
+                winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
                 if winner is not None:
                     self.seats[winner].won.append(task)
                 auctions.append({"task": task.id, "bids": bids, "winner": winner})
@@ -160,6 +160,11 @@ class _Referee:
                 for s in self.seats
             ],
         }
+        network = embedded_network(self.topology)
+        if network is not None:
+            record["network"] = network
+        if self.scenario.ties == "first":
+            record["ties"] = "first"
         faults = [s.fault for s in self.seats if s.fault is not None]
         record["result"] = settle(record, self.topology, self.companies, faults)
         for item in record["result"]["faults"]:

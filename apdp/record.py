@@ -6,14 +6,17 @@ A record is a JSON object::
      "agents": [name, ...],                       # index = agent id = company index
      "identities": [{"name", "file", "sha256", "origin", "provenance", "apdp"}, ...],  # apdp.identity
      "companies": [{"name", "vehicles": [{"name", "home", "capacity", "cost_per_km"}]}],
-     "tasks": [{"id", "pickup", "delivery", "weight"}, ...],        # in auction order
+     "tasks": [{"id", "pickup", "delivery", "weight"[, "reward"]}, ...],  # in auction order
      "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],
      "plans": [[[action, ...] per vehicle] | null per agent],
      "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
                 "faults": [{"agent", "kind", "phase", "task", "message"}]}}
 
 Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
-machine that played it; on a fault: ``traceback`` for an exception,
+machine that played it; ``network``: the network itself, as in a topology file, when it is not the
+shipped network of that name (a Logist topology file, a ``.toml`` path); ``ties``: ``"first"`` when
+equal lowest bids went to the agent listed first (a Logist configuration) rather than to the seeded
+draw; a task's ``reward``, what the Logist platform draws for it; on a fault: ``traceback`` for an exception,
 ``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
 ``{"vehicle", "action", "task", "message"}``); none are renamed. Timing
 fields differ from run to run; everything else is fixed by the seed. ``timing`` is::
@@ -38,11 +41,42 @@ from apdp.company import Company
 from apdp.fault import Fault
 from apdp.files import write_atomically
 from apdp.plan import company_cost, plans_from_json
-from apdp.topology import Topology
+from apdp.topology import Topology, TopologyError, load_topology, parse_topology
 
 RECORD_FORMAT = "apdp-record/1"
 #: Record fields that depend on the machine, not the seed.
 TIMING_FIELDS = ("timing", "sandbox")
+
+
+def embedded_network(topology: Topology) -> dict[str, Any] | None:
+    """The record's ``network`` field for ``topology``: None when its name loads the same network."""
+    try:
+        named = load_topology(topology.name)
+    except TopologyError:
+        named = None
+    if named is not None and (named.cities, dict(named.coordinates), named.roads) == (
+        topology.cities, dict(topology.coordinates), topology.roads
+    ):
+        return None
+    return {
+        "name": topology.name,
+        "cities": [{"name": c, "x": topology.coordinates[c][0], "y": topology.coordinates[c][1]}
+                   for c in topology.cities],
+        "routes": [{"from": r.a, "to": r.b, "distance": r.distance} for r in topology.roads],
+    }
+
+
+def record_topology(record: dict[str, Any]) -> Topology:
+    """The network a record was played on: its ``network`` field, or else the network of its name.
+
+    A broken or unknown network raises TopologyError.
+    """
+    network = record.get("network")
+    if network is not None:
+        if not isinstance(network, dict):
+            raise TopologyError("record network: not an object")
+        return parse_topology(network, "record network")
+    return load_topology(str(record.get("topology")))
 
 
 def revenues(record: dict[str, Any], agents: int) -> list[float]:

@@ -25,6 +25,10 @@ A scenario is a TOML file (``--scenario file.toml``) whose every field is option
     cost_per_km = 5
     [agents.my-agent]          # parameters, read with Agent.param
     margin = 1.2
+
+A Logist configuration (``--scenario config/auction.xml``, :mod:`apdp.logist.config`) is read as a
+scenario too: its network, time limits, companies and tasks, drawn as the Logist platform draws them
+(``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``).
 """
 
 from __future__ import annotations
@@ -32,14 +36,17 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from apdp.company import Company, Vehicle
 from apdp.distribution import DistributionSpec, TaskDistribution
 from apdp.errors import UserError
+from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
 from apdp.lookup import normalise_name
+from apdp.task import Task
 from apdp.topology import Topology, load_topology
 
 
@@ -103,6 +110,12 @@ class Scenario(BaseModel):
     limits: Limits = Limits()
     distribution: DistributionSpec = DistributionSpec()
     agents: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: Equal lowest bids: ``random`` by the match's seeded generator, ``first`` to the company listed
+    #: first (the Logist platform's rule).
+    ties: Literal["random", "first"] = "random"
+    #: Draw the tasks as the Logist platform does (a Logist configuration's ``<tasks>``); None: apdp's
+    #: own draw from ``distribution`` and the match's seed.
+    logist_tasks: LogistTasks | None = None
 
     def load_topology(self) -> Topology:
         """The scenario's network."""
@@ -138,7 +151,16 @@ class Scenario(BaseModel):
 
     def distribution_for(self, topology: Topology) -> TaskDistribution:
         """The scenario's task distribution on ``topology``."""
+        if self.logist_tasks is not None:
+            return LogistDistribution(topology, self.logist_tasks)
         return TaskDistribution(topology, self.distribution)
+
+    def draw_tasks(self, topology: Topology, distribution: TaskDistribution,
+                   rng: np.random.Generator) -> list[Task]:
+        """The match's tasks in auction order: from ``rng``, or the Logist platform's draw."""
+        if self.logist_tasks is not None:
+            return draw_logist_tasks(topology, self.logist_tasks, self.tasks)
+        return distribution.sample_tasks(rng, self.tasks)
 
     def params_for(self, agent: str, registry: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         """Parameters of ``agent``: the registry file's, overridden by the scenario's."""
@@ -169,8 +191,23 @@ def make_scenario(data: Mapping[str, Any], source: str = "scenario") -> Scenario
         raise ScenarioError(f"{source}: {_first_error(exc)}") from None
 
 
+def _read_scenario_file(path: Path) -> dict[str, Any]:
+    """The data of a scenario file: TOML, or a Logist configuration when it ends in ``.xml``."""
+    if path.suffix.lower() == ".xml":
+        from apdp.logist.config import read_configuration
+
+        return read_configuration(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read scenario ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML ({exc})") from None
+
+
 def load_scenario(path: str | Path | None, overrides: Mapping[str, Any] | None = None) -> Scenario:
-    """Read a scenario TOML file (or defaults when None) and apply command-line overrides.
+    """Read a scenario TOML file, or a Logist configuration (``.xml``), or defaults when None, and
+    apply command-line overrides.
 
     Overrides are dotted keys (``{"timeouts.bid": 1.0, "seed": 3}``); None values are ignored.
     """
@@ -178,12 +215,7 @@ def load_scenario(path: str | Path | None, overrides: Mapping[str, Any] | None =
     source = "scenario"
     if path is not None:
         source = str(path)
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ScenarioError(f"{path}: cannot read scenario ({exc.strerror})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"{path}: not valid TOML ({exc})") from None
+        data = _read_scenario_file(Path(path))
     for key, value in (overrides or {}).items():
         if value is None:
             continue

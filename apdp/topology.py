@@ -259,12 +259,17 @@ def available_topologies() -> list[str]:
 
 
 def load_topology(name_or_path: str) -> Topology:
-    """Select a network by code, name or alias in any case (``fr``, ``France``), or by file path."""
+    """Select a network by code, name or alias in any case (``fr``, ``France``), or by file path
+    (a ``.toml`` file, or a Logist topology ``.xml`` file)."""
     return _load_cached(name_or_path, tuple(str(d) for d in topology_dirs()))
 
 
 @cache
 def _load_cached(name_or_path: str, _dirs: Sequence[str]) -> Topology:
+    if name_or_path.lower().endswith(".xml"):  # a Logist topology file
+        from apdp.logist.topology import load_logist_topology
+
+        return load_logist_topology(name_or_path)
     if name_or_path.endswith(".toml") or os.sep in name_or_path:
         return load_topology_file(name_or_path)
     path = _candidates().get(normalise_name(name_or_path))

@@ -19,9 +19,9 @@ from apdp.company import Company, Vehicle
 from apdp.errors import UserError
 from apdp.fault import PHASES, FaultKind
 from apdp.plan import check_plans, company_cost, plans_from_json
-from apdp.record import RECORD_FORMAT, match_winner
+from apdp.record import RECORD_FORMAT, match_winner, record_topology
 from apdp.task import Task
-from apdp.topology import TopologyError, load_topology
+from apdp.topology import TopologyError
 
 Number = int | float
 
@@ -46,6 +46,7 @@ class _Task(BaseModel):
     pickup: str
     delivery: str
     weight: Number
+    reward: int | None = None
 
 
 class _Auction(BaseModel):
@@ -84,6 +85,8 @@ class _Record(BaseModel):
     auctions: list[_Auction]
     plans: list[list[list[Any]] | None]
     result: _Result
+    network: dict[str, Any] | None = None
+    ties: Literal["random", "first"] = "random"
 
 
 class UnreadableRecord(UserError):
@@ -125,7 +128,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         ]
     problems: list[str] = []
     try:
-        topology = load_topology(rec.topology)
+        topology = record_topology(data)
     except TopologyError as exc:
         return [f"topology: {exc}"]
     n = len(rec.agents)
@@ -151,7 +154,9 @@ def verify_record(data: dict[str, Any]) -> list[str]:
                 problems.append(f"task {t.id}: unknown city {city!r}")
         if not t.weight > 0:
             problems.append(f"task {t.id}: weight must be > 0")
-        tasks[t.id] = Task(t.id, t.pickup, t.delivery, t.weight)
+        if t.reward is not None and t.reward < 0:
+            problems.append(f"task {t.id}: reward must be >= 0")
+        tasks[t.id] = Task(t.id, t.pickup, t.delivery, t.weight, t.reward)
     if problems:
         return problems
 
@@ -194,6 +199,11 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(
                 f"{label}: won by agent {auction.winner} with {winning_bid!r}, "
                 f"not the lowest bid ({lowest})"
+            )
+        elif rec.ties == "first" and auction.winner != low[0]:
+            problems.append(
+                f"{label}: won by agent {auction.winner}, but a tie goes to the agent listed first "
+                f"(agent {low[0]})"
             )
         if auction.task in tasks:
             won[auction.winner].append(tasks[auction.task])

@@ -1,0 +1,48 @@
+"""Reading the Logist platform's XML files: safely, in their encoding, with one-line errors."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from apdp.errors import UserError
+
+
+class LogistFileError(UserError):
+    """A Logist configuration, settings or topology file is missing or broken."""
+
+
+def read_xml(path: Path, kind: str) -> ET.Element:
+    """The root element of the XML file ``path`` (a ``kind`` of file, named in errors).
+
+    The encoding is the file's own declaration (the platform's files say ISO-8859-1); a file that
+    declares none and is not UTF-8 is read as ISO-8859-1. Entity declarations are refused, so that
+    a file cannot expand to anything but what it holds.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogistFileError(f"{path}: cannot read {kind} ({exc.strerror})") from None
+    if b"<!ENTITY" in data:
+        raise LogistFileError(f"{path}: {kind} declares XML entities, which are not supported")
+    prolog = data[: data.find(b"?>") + 2] if data.lstrip().startswith(b"<?xml") else b""
+    text: bytes | str = data
+    if b"encoding" not in prolog:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("iso-8859-1")
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise LogistFileError(f"{path}: {kind} is not valid XML ({exc})") from None
+    except (LookupError, ValueError) as exc:  # an unknown encoding name
+        raise LogistFileError(f"{path}: {kind} cannot be decoded ({exc})") from None
+
+
+def settings_of(element: ET.Element) -> dict[str, str]:
+    """The ``key="value"`` attributes of every ``<set .../>`` child, in order (a later one wins)."""
+    out: dict[str, str] = {}
+    for child in element.findall("set"):
+        out.update(child.attrib)
+    return out
