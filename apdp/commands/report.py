@@ -10,7 +10,8 @@ import typer
 
 from apdp.errors import UserError
 from apdp.files import write_atomically
-from tournament.report import FORMATS, report
+from tournament.report import FORMATS, build, check_options, render, report
+from tournament.tidy import TABLES
 
 
 def report_command(
@@ -28,6 +29,14 @@ def report_command(
     replays: Annotated[
         bool, typer.Option(help="html: also write every match's replay into OUT-replays/ and link them.")
     ] = False,
+    table: Annotated[
+        str | None,
+        typer.Option(help=f"csv: the one table to write: {', '.join(TABLES)} (default standings)."),
+    ] = None,
+    mixed: Annotated[
+        bool,
+        typer.Option(help="Pool tournaments even when their agents, networks or task counts differ."),
+    ] = False,
 ) -> None:
     """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""
     fmt = format.lower()
@@ -37,14 +46,21 @@ def report_command(
             raise UserError("--format html writes a page: give its file with --out FILE.html")
         from tournament.report_page import write_report_page
 
-        written = write_report_page(json.loads(report(folders, "json", grouping)), out, replays=replays)
+        written = write_report_page(json.loads(report(folders, "json", grouping, mixed=mixed)), out, replays=replays)
         typer.echo(f"report written to {written.path} ({written.bytes / 1024:,.0f} KiB, {written.matches} matches)")
         if written.replays is not None:
             typer.echo(f"replays written to {written.replays}/")
         return
     if replays:
         raise UserError("--replays is for --format html")
-    text = report(folders, fmt, grouping)
+    if fmt == "csv":  # a table alone, its notes on stderr
+        check_options(fmt, grouping, table)
+        stats, pooled, context = build(folders, grouping, mixed=mixed)
+        text = render(stats, pooled, fmt, grouping, context, table)
+        for note in context.notes:
+            typer.echo(f"note: {note}", err=True)
+    else:
+        text = report(folders, fmt, grouping, mixed=mixed, table=table)
     if out is None:
         typer.echo(text)
     else:
