@@ -63,7 +63,7 @@ def match(
         typer.Option(help="Secret key, 64 hex digits, the match is derived from (default: your key file)."),
     ] = None,
     tasks: Annotated[int | None, typer.Option(help="Number of tasks auctioned (default 50).")] = None,
-    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file.")] = None,
+    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
     setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
     bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
     plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,

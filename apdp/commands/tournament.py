@@ -69,7 +69,7 @@ def tournament(
         typer.Option(help="Seed of the first tournament (default: the stored one, or drawn at random)."),
     ] = None,
     tasks: Annotated[int | None, typer.Option(help="Tasks auctioned per match (default 50).")] = None,
-    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file.")] = None,
+    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
     setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
     bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
     plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
