@@ -12,16 +12,19 @@ Each agent's identity when it played (:mod:`apdp.identity`) is stored once per t
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
+from urllib.parse import quote
 
 from apdp.errors import UserError
 from apdp.seeding import new_key
@@ -117,6 +120,79 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that never writes, for a store in a folder (or a file) this process cannot
+    write: results copied from elsewhere, a read-only mount, another user's folder."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=30.0)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:  # SQLite could not make the WAL index (-shm) beside it
+        pass
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:  # unfinished writes that only the WAL index can read
+        raise StoreError(
+            f"{path}: its last matches are still in {wal.name}, which cannot be read in a folder this "
+            "user cannot write; copy the folder somewhere writable and read that copy"
+        )
+    return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30.0)  # nothing can change it
+
+
+def _problem(path: Path, exc: sqlite3.Error) -> StoreError:
+    """The one-line error for a failed use of the store at ``path``, saying what to do."""
+    text = str(exc)
+    if "malformed" in text or "not a database" in text:
+        return StoreError(
+            f"{path} is damaged ({text}); nothing in it was changed: `apdp tournament-repair "
+            f"{path.parent}` keeps its readable matches (and the damaged file beside them), then rerun "
+            "the tournament to play the rest"
+        )
+    return StoreError(f"{path}: {text}")
+
+
+def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise StoreError if the store's pages are damaged (before anything is written to it)."""
+    try:
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise _problem(path, exc) from None
+    if rows != [("ok",)]:
+        first = str(rows[0][0]).splitlines()[-1]  # e.g. "Page 2: btreeInitPage() returns error code 11"
+        raise _problem(path, sqlite3.DatabaseError(f"database disk image is malformed: {first}"))
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _translated(method: Callable[Concatenate[ResultsStore, _P], _T]) -> Callable[Concatenate[ResultsStore, _P], _T]:
+    """``method`` with SQLite's errors turned into one-line StoreErrors naming the store."""
+
+    def wrapper(self: ResultsStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise _problem(self.folder / STORE_FILE, exc) from None
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
+
+
+@contextlib.contextmanager
+def _closing_on_error(conn: sqlite3.Connection, lock: int, path: Path) -> Iterator[None]:
+    """Close the store at ``path`` and release its folder's lock if the block fails; SQLite's
+    errors become one-line StoreErrors."""
+    try:
+        yield
+    except BaseException as exc:
+        conn.close()
+        os.close(lock)
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise _problem(path, exc) from None
+        raise
+
+
 class ResultsStore:
     """The store of one output folder. Use :meth:`create_or_resume` to run, :meth:`open` to read."""
 
@@ -141,16 +217,27 @@ class ResultsStore:
             lock = _lock(folder)
         except OSError as exc:
             raise StoreError(f"{folder}: cannot create the results folder ({exc})") from None
+        existed = (folder / STORE_FILE).is_file()
         try:
             conn = _connect(folder / STORE_FILE)
+            if existed:
+                _check_intact(conn, folder / STORE_FILE)
             with conn:
                 conn.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
+        except StoreError:
+            os.close(lock)
+            raise
+        except sqlite3.DatabaseError as exc:
+            os.close(lock)
+            if existed:
+                raise _problem(folder / STORE_FILE, exc) from None
+            raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
+        except OSError as exc:
             os.close(lock)
             raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
         wanted = json.dumps(dict(config), sort_keys=True)
         difference = None
-        with conn:
+        with _closing_on_error(conn, lock, folder / STORE_FILE), conn:
             row = conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
             if row is None:
                 now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -174,19 +261,24 @@ class ResultsStore:
 
     @classmethod
     def open(cls, folder: str | Path) -> ResultsStore:
-        """Open the existing store of ``folder`` for reading."""
+        """Open the existing store of ``folder`` for reading (read-only where this process cannot
+        write the folder or the file)."""
         folder = Path(folder)
         path = folder / STORE_FILE
         _refuse_symlinks(path)
         if not path.is_file():
             raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE})")
+        writable = os.access(folder, os.W_OK) and os.access(path, os.W_OK)
         try:
-            conn = _connect(path)
+            conn = _connect(path) if writable else _connect_read_only(path)
             conn.execute("SELECT key FROM matches LIMIT 1")
-        except sqlite3.Error as exc:
+        except sqlite3.DatabaseError as exc:
+            if "malformed" in str(exc):
+                raise _problem(path, exc) from None
             raise StoreError(f"{path}: not a readable results store ({exc})") from None
         return cls(folder, conn)
 
+    @_translated
     def key(self) -> bytes | None:
         """The tournament's secret key, or None for a store made before keys and never resumed."""
         try:
@@ -195,6 +287,7 @@ class ResultsStore:
             return None
         return None if row is None else bytes(row[0])
 
+    @_translated
     def config(self) -> dict[str, Any]:
         """The stored tournament configuration."""
         row = self.conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
@@ -216,10 +309,12 @@ class ResultsStore:
             return {}
         return {name: dict(json.loads(identity)) for name, identity in rows}
 
+    @_translated
     def finished_keys(self) -> set[str]:
         """Keys of the matches already stored."""
         return {k for (k,) in self.conn.execute("SELECT key FROM matches")}
 
+    @_translated
     def add(self, match: MatchSpec, record: Record) -> None:
         """Store one finished match and commit at once."""
         result = record["result"]
@@ -245,10 +340,13 @@ class ResultsStore:
 
     def matches(self) -> Iterator[StoredMatch]:
         """Every stored match's summary, in key order."""
-        rows = self.conn.execute(
-            "SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults "
-            "FROM matches ORDER BY key"
-        )
+        try:
+            rows = self.conn.execute(
+                "SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults "
+                "FROM matches ORDER BY key"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise _problem(self.folder / STORE_FILE, exc) from None
         for key, topology, t_seed, seed, agents, profit, winner, faults in rows:
             yield StoredMatch(
                 key=key,
@@ -261,6 +359,7 @@ class ResultsStore:
                 faults=tuple(json.loads(faults)),
             )
 
+    @_translated
     def record(self, key: str) -> Record | None:
         """The full record of the match ``key``, or None."""
         row = self.conn.execute("SELECT record FROM matches WHERE key = ?", (key,)).fetchone()

@@ -161,7 +161,26 @@ def tournament_key(
     typer.echo(secret.hex())
 
 
+def tournament_repair(
+    folder: Annotated[Path, typer.Argument(help="Results folder whose store is damaged.")],
+) -> None:
+    """Keep every readable match of a damaged results store; the damaged file stays beside it.
+
+    Rerun the tournament with the same --out afterwards: it plays the matches that were lost.
+    """
+    from tournament.repair import repair
+
+    done = repair(folder)
+    lost = ", some unreadable rows left out" if done.unreadable is None else ""
+    lost = f", {done.unreadable} unreadable row(s) left out" if done.unreadable else lost
+    typer.echo(
+        f"{folder}: kept {done.matches} match(es){lost}; the damaged store is now {done.damaged.name}; "
+        f"rerun the tournament with --out {folder} to play the missing ones"
+    )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``apdp tournament`` and ``apdp tournament-key`` to the CLI."""
+    """Add ``apdp tournament``, ``apdp tournament-key`` and ``apdp tournament-repair`` to the CLI."""
     app.command()(tournament)
     app.command("tournament-key")(tournament_key)
+    app.command("tournament-repair")(tournament_repair)
