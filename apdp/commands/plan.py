@@ -8,6 +8,7 @@ holds exactly one instance.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from collections.abc import Mapping
@@ -153,6 +154,8 @@ def plan(
 
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; use --backend lns or --backend ortools")
+    if backend == "ortools" and importlib.util.find_spec("ortools") is None:
+        raise UserError("--backend ortools needs OR-Tools: pip install 'apdp[ortools]', or use --backend lns")
     instance = load_instance(file)
     result = plan_tasks(
         instance.topology,
@@ -163,9 +166,15 @@ def plan(
         backend=backend,  # type: ignore[arg-type]
     )
     if as_json:
-        typer.echo(json.dumps({"cost": result.cost, "plans": plans_to_json(result.plans)}))
+        data = {"cost": result.cost, "method": result.method, "plans": plans_to_json(result.plans)}
+        if result.note:
+            data["note"] = result.note
+        typer.echo(json.dumps(data))
         return
     typer.echo(f"cost: {result.cost:.2f} ({result.method}, {len(instance.tasks)} tasks)")
+    if result.note:
+        more = "; give it a longer --time-limit, or try --backend lns" if backend == "ortools" else ""
+        typer.echo(f"note: --backend {backend} fell back to {result.method}: {result.note}{more}")
     if instance.best_known_cost:
         gap = 100 * (result.cost / instance.best_known_cost - 1)
         typer.echo(f"best known: {instance.best_known_cost:.2f} (gap {gap:+.2f}%)")

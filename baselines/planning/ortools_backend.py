@@ -5,7 +5,7 @@ vehicle at its home, then a pickup and a delivery node per task. Constraints: pi
 on the same vehicle, pickup first (a "distance" dimension whose cumul strictly grows along a
 route), and the load within each vehicle's capacity. Arc costs are km x cost per km of the
 vehicle, in hundredths (OR-Tools wants integers). The search starts from the given solution,
-then runs guided local search until the deadline.
+then runs guided local search until the deadline. When it has nothing to give, it says why.
 """
 
 from __future__ import annotations
@@ -22,14 +22,18 @@ WEIGHT_SCALE = 1000
 SAFETY = 0.05
 
 
-def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Solution | None:
-    """Improve ``problem_solution`` with OR-Tools until ``deadline``; None if it found nothing."""
-    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> tuple[Solution | None, str]:
+    """Improve ``problem_solution`` with OR-Tools until ``deadline``: (the solution it found, "") or
+    (None, why it found none: not installed, no time, no solution in time)."""
+    try:
+        from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+    except ImportError:
+        return None, "OR-Tools is not installed (pip install 'apdp[ortools]')"
 
     problem = problem_solution.problem
     slots = sorted(problem_solution.slots())
     if not slots:
-        return problem_solution.copy()
+        return problem_solution.copy(), ""
     vehicles = problem.vehicle_count
     # node -> stop code (-1 for the depot and vehicle starts) and city (-1 for the depot)
     node_code = [-1] * (1 + vehicles)
@@ -93,7 +97,7 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
     )
     seconds = deadline.remaining() - SAFETY
     if seconds <= 0.01:
-        return None
+        return None, f"no time was left for OR-Tools ({deadline.remaining():.2f} s)"
     params.time_limit.FromMilliseconds(max(1, int(seconds * 1000)))
     routing.CloseModelWithParameters(params)
     start = routing.ReadAssignmentFromRoutes(
@@ -105,7 +109,7 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
     else:
         found = routing.SolveWithParameters(params)
     if found is None:
-        return None
+        return None, f"OR-Tools found no solution within {seconds:.1f} s"
     routes: list[list[int]] = []
     for v in range(vehicles):
         route = []
@@ -114,4 +118,4 @@ def solve_with_ortools(problem_solution: Solution, deadline: Deadline) -> Soluti
             route.append(node_code[manager.IndexToNode(index)])
             index = found.Value(routing.NextVar(index))
         routes.append(route)
-    return Solution(problem, routes)
+    return Solution(problem, routes), ""

@@ -8,6 +8,7 @@ one with the largest vehicle. The improvement stops at the deadline or after ``m
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -34,6 +35,8 @@ class PlanResult:
     cost: float
     solution: Solution
     method: str
+    #: Why ``method`` is not the backend asked for ("" when it is).
+    note: str = ""
 
 
 def one_by_one(problem: Problem, slots: Sequence[int]) -> Solution:
@@ -83,12 +86,17 @@ def plan_tasks(
     initial = initial_solution(problem, tasks, start)
     method = "insertion"
     best = initial
+    note = ""
     if backend == "ortools":
         from baselines.planning.ortools_backend import solve_with_ortools
 
-        found = solve_with_ortools(initial, deadline)
+        started = time.monotonic()
+        found, note = solve_with_ortools(initial, deadline)
         if found is not None and found.cost < best.cost:
             best, method = found, "ortools"
+        elif found is not None:
+            searched = time.monotonic() - started
+            note = f"OR-Tools found nothing cheaper than the insertion plan in {searched:.1f} s"
     elif backend == "lns":
         best = improve(
             initial, random.Random(seed), deadline=deadline, max_iterations=max_iterations,
@@ -102,5 +110,7 @@ def plan_tasks(
     for solution, how in fallbacks:
         plans = solution.to_plans()
         if not solution.violations(tasks) and not check_plans(topology, vehicles, plans, tasks):
-            return PlanResult(plans, solution.cost, solution, how)
+            if how != method:
+                note = f"the {method} plan broke a rule"
+            return PlanResult(plans, solution.cost, solution, how, note if how != backend else "")
     raise AssertionError("unreachable: carrying tasks one by one is always valid")
