@@ -39,15 +39,27 @@ def topology_json(topology: Topology) -> dict[str, Any]:
 
 
 def distribution_json(distribution: TaskDistribution) -> dict[str, Any]:
-    """The task distribution as the setup request carries it."""
-    weight = distribution.expected_weight()
+    """The task distribution as the setup request carries it.
+
+    A Logist configuration's distribution also gives each pair's weight and reward, and the
+    platform's own (unnormalised) probability as ``platform_probability``.
+    """
+    expected = distribution.expected_weight()
     rewards = getattr(distribution, "expected_reward", None)
+    weights = getattr(distribution, "weight", None)
+    platform = getattr(distribution, "platform_probability", None)
     pairs = []
     for (pickup, delivery), p in zip(distribution.pairs, distribution.probabilities, strict=True):
-        reward = rewards(pickup, delivery) if callable(rewards) else None
-        pairs.append({"pickup": pickup, "delivery": delivery, "probability": p, "weight": weight,
-                      "reward": reward})
-    return {"pairs": pairs, "weight": distribution.spec.weight.model_dump()}
+        pair: dict[str, Any] = {
+            "pickup": pickup, "delivery": delivery, "probability": p,
+            "weight": weights(pickup, delivery) if callable(weights) else expected,
+            "reward": rewards(pickup, delivery) if callable(rewards) else None,
+        }
+        if callable(platform):
+            pair["platform_probability"] = platform(pickup, delivery)
+        pairs.append(pair)
+    weight_law = distribution.spec.weight.model_dump() if hasattr(distribution.spec, "weight") else {}
+    return {"pairs": pairs, "weight": weight_law}
 
 
 def vehicle_json(vehicle: Vehicle) -> dict[str, object]:
