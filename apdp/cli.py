@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from typing import Annotated
 
 import typer
 
@@ -13,10 +14,11 @@ try:  # typer >= 0.29 carries its own copy of click
 except ImportError:  # pragma: no cover - older typer on top of click
     from click import exceptions as click_errors  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from apdp.commands.examples import add_examples
 from apdp.errors import UserError
 
 #: Subcommand modules, in the order ``apdp --help`` lists them.
-COMMAND_MODULES = ("match", "verify", "replay", "plan", "tournament", "report", "codegen", "sandbox")
+COMMAND_MODULES = ("new", "match", "verify", "replay", "plan", "tournament", "report", "codegen", "sandbox")
 
 app = typer.Typer(
     name="apdp",
@@ -24,11 +26,35 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: flags show as flags (typer's rich panels print `--json <bool>`)
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def version() -> str:
+    """apdp's installed version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("apdp")
+    except PackageNotFoundError:  # run from a tree that was never installed
+        return "unknown"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"apdp {version()}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    _version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print apdp's version and exit."),
+    ] = False,
+) -> None:
     """Auction, Pickup and Delivery Problem: matches, tournaments, planning and agent generation."""
 
 
@@ -36,6 +62,7 @@ for _name in COMMAND_MODULES:
     _module = f"apdp.commands.{_name}"
     if importlib.util.find_spec(_module) is not None:
         importlib.import_module(_module).register(app)
+add_examples(app)
 
 
 def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents", "-a")) -> list[str]:
