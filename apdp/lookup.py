@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+
+from apdp.errors import UserError
 
 
 def normalise_name(name: str) -> str:
@@ -22,3 +25,23 @@ def search_path(env_var: str, defaults: Sequence[Path]) -> list[Path]:
         if d.is_dir() and all(d.resolve() != u.resolve() for u in unique):
             unique.append(d)
     return unique
+
+
+@contextmanager
+def searched_first(env_var: str, folder: Path | None) -> Iterator[None]:
+    """While in the block, ``folder`` is searched before the folders of ``$env_var`` (a command's
+    ``--agents-dir``); None changes nothing. UserError if ``folder`` is not a folder."""
+    if folder is None:
+        yield
+        return
+    if not folder.is_dir():
+        raise UserError(f"{folder}: no such folder; create it, or give another")
+    before = os.environ.get(env_var)
+    os.environ[env_var] = os.pathsep.join([str(folder.resolve()), *([before] if before else [])])
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(env_var, None)
+        else:
+            os.environ[env_var] = before

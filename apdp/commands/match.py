@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from apdp.files import check_writable
+from apdp.lookup import searched_first
 from apdp.match import play_match
 from apdp.record import write_record
 from apdp.scenario import load_scenario
@@ -52,6 +53,23 @@ def _print_result(record: dict[str, Any]) -> None:
         typer.echo("\nno winner: draw")
 
 
+def _print_output(record: dict[str, Any], show: bool, path: Path | None) -> None:
+    """Each agent's captured output (``show``), or one line saying who printed and where it went."""
+    names = labels(record["agents"])
+    outputs = [str(o) for o in record.get("output") or []]
+    if show:
+        for i, (name, text) in enumerate(zip(names, outputs, strict=False)):
+            if text:
+                typer.echo(f"\n--- output of {name} (company {i}) ---")
+                typer.echo(text.rstrip("\n"))
+                typer.echo(f"--- end of {name}'s output ---")
+        return
+    printed = [f"{name} ({len(text.encode()):,} bytes)" for name, text in zip(names, outputs, strict=False) if text]
+    if printed:
+        where = f"kept in {path} under \"output\"" if path is not None else "--record FILE keeps it"
+        typer.echo(f"\noutput: {', '.join(printed)} printed; --show-output prints it, {where}")
+
+
 def match(
     agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent names or .py files, one per company.")],
     topology: Annotated[str | None, typer.Option(help="Network: ch, fr, gb, nl, a name or a .toml file.")] = None,
@@ -70,6 +88,12 @@ def match(
     record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
     replay: Annotated[Path | None, typer.Option(help="Write the match's HTML replay here.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+    show_output: Annotated[
+        bool, typer.Option("--show-output", help="Print what each agent printed (stdout and stderr).")
+    ] = False,
+    agents_dir: Annotated[
+        Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
+    ] = None,
 ) -> None:
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
     names = [n for a in agents for n in a.replace(",", " ").split()]
@@ -103,12 +127,14 @@ def match(
 
     how = f" (drawn at random; --seed {spec.seed} replays it)" if drawn else ""
     typer.echo(f"match on {spec.topology}, seed {spec.seed}{how}: {' vs '.join(names)}")
-    result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
+    with searched_first("APDP_AGENTS", agents_dir):
+        result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
     from apdp.sandbox.protections import warning
 
     unprotected = warning(result.get("sandbox", {}).get("unprotected"))
     if unprotected:
         typer.echo(unprotected, err=True)
+    _print_output(result, show_output, record)
     _print_result(result)
     if record is not None:
         write_record(result, record)

@@ -15,6 +15,8 @@ import signal
 import sys
 import traceback
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -64,11 +66,18 @@ class SetupRequest:
 
 
 class BoundedOutput(io.TextIOBase):
-    """A text stream that keeps the first ``limit`` bytes written through it and drops the rest."""
+    """A text stream that writes while a budget shared with the other stream lasts, then drops.
 
-    def __init__(self, fd: int, budget: list[int]) -> None:
+    ``reserve`` bytes of the budget are not this stream's to use: stdout leaves them to stderr, so
+    that a flood of prints never costs the traceback or warning that explains it. Once a write is
+    cut, one line says so, naming the stream (once per stream).
+    """
+
+    def __init__(self, fd: int, budget: list[int], name: str = "output", reserve: int = 0) -> None:
         self._fd = fd
         self._budget = budget  # shared by stdout and stderr: [bytes left]
+        self._name = name
+        self._reserve = reserve
         self._noted = False
 
     def writable(self) -> bool:
@@ -76,14 +85,14 @@ class BoundedOutput(io.TextIOBase):
 
     def write(self, s: str) -> int:
         data = s.encode("utf-8", "replace")
-        left = self._budget[0]
+        left = max(0, self._budget[0] - self._reserve)
         if left > 0:
             chunk = data[:left]
             self._budget[0] -= len(chunk)
             os.write(self._fd, chunk)
         if len(data) > left and not self._noted:
             self._noted = True
-            os.write(self._fd, b"\n[apdp: output limit reached, the rest is dropped]\n")
+            os.write(self._fd, f"\n[apdp: {self._name} limit reached, the rest of {self._name} is dropped]\n".encode())
         return len(s)
 
 
@@ -107,8 +116,8 @@ def _prepare(limits: Limits) -> None:
     os.dup2(devnull, 0)
     os.close(devnull)
     budget = [limits.output_bytes]
-    sys.stdout = BoundedOutput(1, budget)
-    sys.stderr = BoundedOutput(2, budget)
+    sys.stdout = BoundedOutput(1, budget, "stdout", reserve=limits.output_bytes // 4)
+    sys.stderr = BoundedOutput(2, budget, "stderr")
     # numpy's global generator was seeded once, in the zygote: every agent forked from it would draw
     # the same "random" numbers (and could predict its opponent's). Reseed it, as Python's random
     # module reseeds itself after a fork; agents that want reproducible draws use self.rng.
@@ -125,6 +134,11 @@ def _bid_to_json(value: object) -> Any:
             return {"bid": float(value)}
         except OverflowError:
             return {"bad": f"a bid must be finite, got an integer of {len(str(value))} digits"}
+    if isinstance(value, Decimal | Fraction):  # the nearest float; the referee checks it is finite
+        try:
+            return {"bid": float(value)}
+        except (OverflowError, ValueError):  # a Fraction too large for a float; Decimal("sNaN")
+            return {"bad": f"a bid must be a finite number, got {type(value).__name__} {value!s:.60}"}
     return {"bad": f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"}
 
 
