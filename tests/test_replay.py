@@ -132,3 +132,11 @@ def test_replay_from_a_results_folder(tmp_path: Path, monkeypatch: pytest.Monkey
     assert page_json(out.read_text())["agents"] == ["naive", "template"]
     assert apdp(["replay", str(tmp_path / "res"), "--match", "nope", "--out", str(out)], monkeypatch) == 2
     assert "no match 'nope'" in capsys.readouterr().err
+
+
+def test_report_html_needs_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert apdp(["report", str(tmp_path), "--format", "html"], monkeypatch) == 2
+    assert "give its file with --out" in capsys.readouterr().err
+    assert apdp(["report", str(tmp_path), "--replays"], monkeypatch) == 2
+    assert "--replays is for --format html" in capsys.readouterr().err
