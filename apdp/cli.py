@@ -18,7 +18,9 @@ from apdp.commands.examples import add_examples
 from apdp.errors import UserError
 
 #: Subcommand modules, in the order ``apdp --help`` lists them.
-COMMAND_MODULES = ("new", "match", "verify", "replay", "plan", "tournament", "report", "codegen", "sandbox")
+COMMAND_MODULES = (
+    "new", "match", "verify", "replay", "plan", "tournament", "report", "codegen", "logist", "sandbox",
+)
 
 app = typer.Typer(
     name="apdp",

@@ -23,6 +23,7 @@ say once which protections are off; :func:`apdp.sandbox.protections.check` tries
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import resource
 import site
@@ -52,8 +53,13 @@ from apdp.sandbox.syscalls import (
     unshare,
 )
 
+#: Debian's and Ubuntu's JDKs keep their configuration in /etc/java-N-openjdk (linked from the
+#: JDK's lib/jvm.cfg and conf/): without it the JVM of a Java agent cannot start its security
+#: classes (MessageDigest, SecureRandom) and reads its defaults from nowhere.
+JDK_CONFIG = tuple(sorted(glob.glob("/etc/java-*-openjdk")))
 #: System folders an agent may read and run programs from.
-SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/opt", "/sys/devices/system/cpu")
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/opt", "/sys/devices/system/cpu",
+                   *JDK_CONFIG)
 #: Single system files an agent may read.
 SYSTEM_FILES = (
     "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",

@@ -1,0 +1,85 @@
+package apdp.host;
+
+import java.awt.Color;
+
+import logist.simulation.Vehicle;
+import logist.task.TaskSet;
+import logist.topology.Topology.City;
+
+/** A vehicle of the agent's company, at home for the whole game. */
+final class HostVehicle implements Vehicle {
+    private static final Color[] COLORS = {
+        new Color(0x0000ff), new Color(0xff0000), new Color(0x00aa00), new Color(0xff8800),
+        new Color(0xaa00aa), new Color(0x00aaaa),
+    };
+    /** The platform configurations' speed (km/h); apdp's scenarios have none. */
+    static final double SPEED = 220.0;
+
+    private final int id;
+    private final String name;
+    private final City home;
+    private final int capacity;
+    private final int costPerKm;
+    private final Color color;
+    private final TaskSet none;
+
+    HostVehicle(int id, String name, City home, int capacity, int costPerKm, int agentId, TaskSet none) {
+        this.id = id;
+        this.name = name;
+        this.home = home;
+        this.capacity = capacity;
+        this.costPerKm = costPerKm;
+        this.color = COLORS[(agentId * 2 + id) % COLORS.length];
+        this.none = none;
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public int costPerKm() {
+        return costPerKm;
+    }
+
+    @Override
+    public City homeCity() {
+        return home;
+    }
+
+    @Override
+    public City getCurrentCity() {
+        return home;
+    }
+
+    @Override
+    public TaskSet getCurrentTasks() {
+        return TaskSet.copyOf(none);
+    }
+
+    @Override
+    public double speed() {
+        return SPEED;
+    }
+
+    @Override
+    public Color color() {
+        return color;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,466 @@
+package apdp.host;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UnsupportedEncodingException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import logist.LogistPlatform;
+import logist.LogistSettings;
+import logist.LogistSettings.TimeoutKey;
+import logist.behavior.AuctionBehavior;
+import logist.plan.Action;
+import logist.plan.Plan;
+import logist.simulation.Vehicle;
+import logist.task.DefaultTaskDistribution;
+import logist.task.Task;
+import logist.task.TaskSet;
+import logist.topology.Topology;
+import logist.topology.Topology.City;
+
+/**
+ * apdp's Java host: runs one Logist {@code AuctionBehavior} class and speaks apdp-agent/1 (JSON
+ * lines) on standard input and output. What the agent prints goes to standard error.
+ *
+ * <p>Usage: {@code java apdp.host.Main CLASS [NAME]}. The class is loaded at {@code setup}, after
+ * the match's settings are in place (an agent may read them in a static initializer); the host then
+ * writes {@code config/settings_auction.xml} and {@code config/settings_default.xml} (also under
+ * the Windows names {@code config\settings_*.xml}) in its working directory, the match's time
+ * limits in milliseconds. An exception, and {@code System.exit}, in the agent's code is answered
+ * {@code {"error": ...}}.
+ */
+public final class Main {
+    private static final String PROTOCOL = "apdp-agent/1";
+    private static final String[] SETTINGS_FILES = {
+        "config/settings_auction.xml", "config/settings_default.xml",
+        "config\\settings_auction.xml", "config\\settings_default.xml",
+    };
+
+    private final String className;
+    private final String agentName;
+    private final PrintStream protocol;
+    /** The request being answered (null between requests). */
+    private String pending;
+
+    private AuctionBehavior behavior;
+    private HostAgent agent;
+    private Topology topology;
+    private final Map<String, City> cities = new HashMap<>();
+    private final Map<Integer, Task> tasks = new HashMap<>();
+    private List<Vehicle> vehicles;
+
+    private Main(String className, String agentName, PrintStream protocol) {
+        this.className = className;
+        this.agentName = agentName;
+        this.protocol = protocol;
+    }
+
+    /** Run the class {@code args[0]} (its agent name {@code args[1]}) until standard input ends. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: java apdp.host.Main CLASS [NAME]");
+            System.exit(2);
+        }
+        PrintStream protocol = utf8(new FileOutputStream(FileDescriptor.out));
+        System.setOut(System.err);
+        String name = args.length > 1 ? args[1] : args[0].substring(args[0].lastIndexOf('.') + 1);
+        new Main(args[0], name, protocol).run();
+    }
+
+    private static PrintStream utf8(FileOutputStream stream) {
+        try {
+            return new PrintStream(stream, false, "UTF-8");
+        } catch (UnsupportedEncodingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private void run() throws IOException {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::exiting, "apdp-exit"));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.trim().isEmpty()) {
+                continue;
+            }
+            Object reply;
+            String type = "?";
+            try {
+                Map<String, Object> request = map(Json.parse(line), "request");
+                type = String.valueOf(request.get("type"));
+                synchronized (this) {
+                    pending = type;
+                }
+                reply = handle(type, request);
+            } catch (Throwable t) {
+                reply = error(t, type);
+            }
+            synchronized (this) {
+                send(reply);
+                pending = null;
+            }
+        }
+        protocol.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private void send(Object reply) {
+        protocol.print(Json.write(reply));
+        protocol.print('\n');
+        protocol.flush();
+    }
+
+    /** The shutdown hook: the agent called System.exit (or the JVM was stopped) mid-request. */
+    private void exiting() {
+        synchronized (this) {
+            if (pending != null) {
+                send(errorReply("the agent called System.exit (or its JVM was stopped) while answering '"
+                        + pending + "'"));
+                pending = null;
+            }
+        }
+    }
+
+    private Object handle(String type, Map<String, Object> request) throws Exception {
+        switch (type) {
+            case "setup":
+                setup(request);
+                return ok();
+            case "bid":
+                return bid(request);
+            case "auction_result":
+                auctionResult(request);
+                return ok();
+            case "plan":
+                return plan(request);
+            default:
+                throw new IllegalArgumentException("unknown request type '" + type + "'");
+        }
+    }
+
+    private static Map<String, Object> ok() {
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("ok", Boolean.TRUE);
+        return reply;
+    }
+
+    // ---- setup ----
+
+    private void setup(Map<String, Object> request) throws Exception {
+        Object version = request.get("protocol");
+        if (!PROTOCOL.equals(version)) {
+            throw new IllegalArgumentException("this host speaks " + PROTOCOL + ", the referee " + version);
+        }
+        int id = (int) number(request.get("agent_id"));
+        readTopology(map(request.get("topology"), "topology"));
+        DefaultTaskDistribution distribution = readDistribution(map(request.get("distribution"), "distribution"),
+                (long) number(request.get("seed")));
+        TaskSet none = TaskSet.create(new Task[0]);
+        vehicles = new ArrayList<>();
+        Map<String, Object> company = map(request.get("company"), "company");
+        for (Object item : list(company.get("vehicles"), "vehicles")) {
+            Map<String, Object> v = map(item, "vehicle");
+            vehicles.add(new HostVehicle(vehicles.size(), String.valueOf(v.get("name")), city(v.get("home")),
+                    (int) Math.floor(number(v.get("capacity"))), (int) Math.round(number(v.get("cost_per_km"))),
+                    id, none));
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        Object given = request.get("params");
+        if (given instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) given).entrySet()) {
+                Object value = e.getValue();
+                params.put(String.valueOf(e.getKey()), value instanceof String ? (String) value : Json.write(value));
+            }
+        }
+        agent = new HostAgent(id, agentName, vehicles, TaskSet.create(new Task[0]), params);
+        installSettings(map(request.get("timeouts"), "timeouts"));
+        behavior = newBehavior();
+        behavior.setup(topology, distribution, agent);
+    }
+
+    private void readTopology(Map<String, Object> json) {
+        List<Object> cityList = list(json.get("cities"), "cities");
+        int n = cityList.size();
+        String[] names = new String[n];
+        int[] x = new int[n];
+        int[] y = new int[n];
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> c = map(cityList.get(i), "city");
+            names[i] = String.valueOf(c.get("name"));
+            x[i] = (int) Math.round(number(c.get("x")));
+            y[i] = (int) Math.round(number(c.get("y")));
+            index.put(names[i], i);
+        }
+        List<Object> roads = list(json.get("roads"), "roads");
+        int[] from = new int[roads.size()];
+        int[] to = new int[roads.size()];
+        double[] km = new double[roads.size()];
+        for (int k = 0; k < roads.size(); k++) {
+            Map<String, Object> r = map(roads.get(k), "road");
+            from[k] = index.get(String.valueOf(r.get("from")));
+            to[k] = index.get(String.valueOf(r.get("to")));
+            km[k] = number(r.get("km"));
+        }
+        topology = new Topology(String.valueOf(json.get("name")), names, x, y, from, to, km);
+        for (City c : topology) {
+            cities.put(c.name, c);
+        }
+    }
+
+    private DefaultTaskDistribution readDistribution(Map<String, Object> json, long seed) {
+        int n = topology.size();
+        double[][] probability = new double[n][n];
+        int[][] weight = new int[n][n];
+        int[][] reward = new int[n][n];
+        for (Object item : list(json.get("pairs"), "pairs")) {
+            Map<String, Object> pair = map(item, "pair");
+            int a = city(pair.get("pickup")).id;
+            int b = city(pair.get("delivery")).id;
+            probability[a][b] = number(pair.get("probability"));
+            weight[a][b] = (int) number(pair.get("weight"));
+            Object r = pair.get("reward");
+            reward[a][b] = r == null ? 0 : (int) number(r);
+        }
+        return new DefaultTaskDistribution(topology, probability, weight, reward, new Random(seed));
+    }
+
+    private void installSettings(Map<String, Object> timeouts) {
+        LogistSettings settings = new LogistSettings();
+        long setupMs = millis(timeouts.get("setup"));
+        long bidMs = millis(timeouts.get("bid"));
+        long planMs = millis(timeouts.get("plan"));
+        settings.set(TimeoutKey.SETUP, setupMs);
+        settings.set(TimeoutKey.BID, bidMs);
+        settings.set(TimeoutKey.PLAN, planMs);
+        LogistPlatform.install(settings);
+        String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!-- written by apdp's Java host: this match's time limits, in milliseconds -->\n"
+                + "<settings>\n"
+                + "  <set timeout-setup=\"" + setupMs + "\"/>\n"
+                + "  <set timeout-plan=\"" + planMs + "\"/>\n"
+                + "  <set timeout-bid=\"" + bidMs + "\"/>\n"
+                + "</settings>\n";
+        try {
+            Files.createDirectories(Paths.get("config"));
+            for (String name : SETTINGS_FILES) {
+                Files.write(Paths.get(name), xml.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            System.err.println("apdp host: cannot write the settings files: " + e);
+        }
+    }
+
+    private static long millis(Object seconds) {
+        return Math.round(number(seconds) * 1000.0);
+    }
+
+    private AuctionBehavior newBehavior() throws Exception {
+        Class<?> type;
+        try {
+            type = Class.forName(className, false, Main.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no class " + className + " on the agent's class path");
+        }
+        if (!AuctionBehavior.class.isAssignableFrom(type)) {
+            throw new IllegalStateException(className + " does not implement logist.behavior.AuctionBehavior");
+        }
+        Constructor<?> make;
+        try {
+            make = type.getDeclaredConstructor();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(className + " has no constructor without arguments");
+        }
+        make.setAccessible(true);
+        try {
+            return (AuctionBehavior) make.newInstance();
+        } catch (InvocationTargetException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    private static Exception rethrow(Throwable t) {
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        return t instanceof Exception ? (Exception) t : new RuntimeException(t);
+    }
+
+    // ---- auctions ----
+
+    private Task task(Object json) {
+        Map<String, Object> t = map(json, "task");
+        int id = (int) number(t.get("id"));
+        Task task = tasks.get(id);
+        if (task == null) {
+            Object reward = t.get("reward");
+            task = new Task(id, city(t.get("pickup")), city(t.get("delivery")),
+                    reward == null ? 0L : (long) number(reward), (int) Math.ceil(number(t.get("weight"))));
+            tasks.put(id, task);
+        }
+        return task;
+    }
+
+    private Object bid(Map<String, Object> request) {
+        Long bid = behavior.askPrice(task(request.get("task")));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("bid", bid);
+        return reply;
+    }
+
+    private void auctionResult(Map<String, Object> request) {
+        Task task = task(request.get("task"));
+        Object w = request.get("winner");
+        int winner = w == null ? -1 : (int) number(w);
+        List<Object> given = list(request.get("bids"), "bids");
+        Long[] bids = new Long[given.size()];
+        for (int i = 0; i < bids.length; i++) {
+            Object b = given.get(i);
+            bids[i] = b == null ? null : Math.round(number(b));
+        }
+        if (winner == agent.id()) {
+            agent.won(task);
+        }
+        behavior.auctionResult(task, winner, bids);
+    }
+
+    // ---- plan ----
+
+    private Object plan(Map<String, Object> request) {
+        List<Task> won = new ArrayList<>();
+        for (Object t : list(request.get("tasks"), "tasks")) {
+            won.add(task(t));
+        }
+        List<Plan> plans = behavior.plan(vehicles, TaskSet.create(won.toArray(new Task[0])));
+        if (plans == null) {
+            throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
+        }
+        List<Object> out = new ArrayList<>();
+        for (int v = 0; v < plans.size(); v++) {
+            out.add(actions(plans.get(v), v));
+        }
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("plans", out);
+        return reply;
+    }
+
+    private List<Object> actions(Plan plan, int v) {
+        if (plan == null) {
+            throw new IllegalStateException("plan() returned null for vehicle " + v
+                    + "; use Plan.EMPTY for a vehicle that does nothing");
+        }
+        City at = plan.initialCity();
+        if (v < vehicles.size()) {
+            City home = vehicles.get(v).homeCity();
+            if (at != null && at != home) {
+                throw new IllegalStateException("the plan of vehicle " + v + " (" + vehicles.get(v).name()
+                        + ") starts in " + at + ", not at its home city " + home);
+            }
+            at = home;
+        }
+        List<Object> out = new ArrayList<>();
+        for (Action action : plan) {
+            if (action instanceof Action.Move) {
+                City to = ((Action.Move) action).destination;
+                List<City> hops = at == null || at.hasNeighbor(to) ? List.of(to) : at.pathTo(to);
+                for (City hop : hops) {
+                    out.add(List.of("move", hop.name));
+                }
+                at = to;
+            } else if (action instanceof Action.Pickup) {
+                out.add(List.of("pickup", ((Action.Pickup) action).task.id));
+            } else if (action instanceof Action.Delivery) {
+                out.add(List.of("deliver", ((Action.Delivery) action).task.id));
+            }
+        }
+        return out;
+    }
+
+    // ---- the request's values ----
+
+    private City city(Object name) {
+        City c = cities.get(String.valueOf(name));
+        if (c == null) {
+            throw new IllegalArgumentException("no city named " + name + " in the network");
+        }
+        return c;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value, String what) {
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException("the referee's " + what + " is not an object");
+        }
+        return (Map<String, Object>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object value, String what) {
+        if (!(value instanceof List)) {
+            throw new IllegalArgumentException("the referee's " + what + " is not a list");
+        }
+        return (List<Object>) value;
+    }
+
+    private static double number(Object value) {
+        if (!(value instanceof Number)) {
+            throw new IllegalArgumentException("expected a number from the referee, got " + value);
+        }
+        return ((Number) value).doubleValue();
+    }
+
+    // ---- faults ----
+
+    private static Map<String, Object> errorReply(String message) {
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("error", message);
+        return reply;
+    }
+
+    private Map<String, Object> error(Throwable t, String type) {
+        Throwable cause = t;
+        while ((cause instanceof ExceptionInInitializerError || cause instanceof InvocationTargetException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        System.err.println("apdp host: the agent failed in '" + type + "':");
+        cause.printStackTrace(System.err);
+        String message = cause.toString();
+        if (cause instanceof OutOfMemoryError) {
+            long mb = Runtime.getRuntime().maxMemory() >> 20;
+            message = "out of memory (" + cause.getMessage() + "): the JVM's heap is limited to " + mb + " MiB";
+        }
+        StackTraceElement frame = agentFrame(cause);
+        if (frame != null) {
+            message += " (at " + frame.getClassName() + "." + frame.getMethodName() + ", " + frame.getFileName()
+                    + ":" + frame.getLineNumber() + ")";
+        }
+        return errorReply(message);
+    }
+
+    /** The first frame of the agent's own code in {@code t}'s stack, if any. */
+    private static StackTraceElement agentFrame(Throwable t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            String c = e.getClassName();
+            if (!(c.startsWith("java.") || c.startsWith("javax.") || c.startsWith("jdk.") || c.startsWith("sun.")
+                    || c.startsWith("logist.") || c.startsWith("apdp.host."))) {
+                return e;
+            }
+        }
+        return null;
+    }
+}
