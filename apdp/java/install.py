@@ -31,7 +31,7 @@ from typing import Literal
 from apdp.discovery import AgentNameConflict, AgentNotFound, find_agent
 from apdp.errors import UserError
 from apdp.java.classfile import ClassFileError, ClassPath, read_class
-from apdp.java.compiler import first_error, javac, unmappable
+from apdp.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
 from apdp.java.jdk import Jdk, find_jdk
 from apdp.program import PROGRAM_FILE, mark_built, read_program
@@ -236,7 +236,7 @@ def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", 
     if origin.kind == "sources":
         classpath = f"{host}:{{dir}}/.build/classes"
         main = f"{{dir}}/src/{origin.internal}.java"
-        build = [*launcher, str(jdk.javac), "-proc:none", "-nowarn", "-implicit:class", "-encoding", encoding,
+        build = [*launcher, str(jdk.javac), *BASE_OPTIONS, "-encoding", encoding,
                  "-d", "{dir}/.build/classes", "-cp", host, "-sourcepath", "{dir}/src", main]
         lines.append(f"build = {_toml_list(build)}")
     elif origin.kind == "classes":

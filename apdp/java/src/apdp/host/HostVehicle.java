@@ -8,10 +8,8 @@ import logist.topology.Topology.City;
 
 /** A vehicle of the agent's company, at home for the whole game. */
 final class HostVehicle implements Vehicle {
-    private static final Color[] COLORS = {
-        new Color(0x0000ff), new Color(0xff0000), new Color(0x00aa00), new Color(0xff8800),
-        new Color(0xaa00aa), new Color(0x00aaaa),
-    };
+    /** Colours as RGB: a Color is made only when asked for (java.awt is slow to load). */
+    private static final int[] COLORS = {0x0000ff, 0xff0000, 0x00aa00, 0xff8800, 0xaa00aa, 0x00aaaa};
     /** The platform configurations' speed (km/h); apdp's scenarios have none. */
     static final double SPEED = 220.0;
 
@@ -20,7 +18,7 @@ final class HostVehicle implements Vehicle {
     private final City home;
     private final int capacity;
     private final int costPerKm;
-    private final Color color;
+    private final int color;
     private final TaskSet none;
 
     HostVehicle(int id, String name, City home, int capacity, int costPerKm, int agentId, TaskSet none) {
@@ -75,7 +73,7 @@ final class HostVehicle implements Vehicle {
 
     @Override
     public Color color() {
-        return color;
+        return new Color(color);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package apdp.host;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -10,8 +11,6 @@ import java.io.UnsupportedEncodingException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -90,7 +89,12 @@ public final class Main {
     }
 
     private void run() throws IOException {
-        Runtime.getRuntime().addShutdownHook(new Thread(this::exiting, "apdp-exit"));
+        Runtime.getRuntime().addShutdownHook(new Thread("apdp-exit") { // not a lambda: faster to start
+            @Override
+            public void run() {
+                exiting();
+            }
+        });
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
@@ -256,9 +260,11 @@ public final class Main {
                 + "  <set timeout-bid=\"" + bidMs + "\"/>\n"
                 + "</settings>\n";
         try {
-            Files.createDirectories(Paths.get("config"));
+            new File("config").mkdirs();
             for (String name : SETTINGS_FILES) {
-                Files.write(Paths.get(name), xml.getBytes(StandardCharsets.UTF_8));
+                try (FileOutputStream file = new FileOutputStream(name)) {
+                    file.write(xml.getBytes(StandardCharsets.UTF_8));
+                }
             }
         } catch (IOException e) {
             System.err.println("apdp host: cannot write the settings files: " + e);
