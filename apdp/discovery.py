@@ -3,8 +3,10 @@
 An agent is a Python file that defines one subclass of :class:`apdp.agent.Agent` (or names it in a
 module-level ``AGENT``). Its name is the file name without ``.py``; names match in any case with
 ``-``, ``_`` and spaces ignored (``exp-cost-fixed-bid`` = ``ExpCostFixedBid``). A path to a ``.py``
-file is accepted too. Folders searched: ``$APDP_AGENTS`` (``:``-separated), ``./agents``, then the
-``baselines/`` and ``agents/`` folders that ship with apdp. A name is never picked between silently:
+file is accepted too. A folder with an ``agent.toml`` is an agent program in any language (see
+:mod:`apdp.program`), named after the folder. Folders searched: ``$APDP_AGENTS``
+(``:``-separated), ``./agents``, then the ``baselines/`` and ``agents/`` folders that ship with
+apdp. A name is never picked between silently:
 a user's file that would shadow a shipped agent, or two files with the same name (in the loose
 sense above) and different contents, are refused with a line saying which file to rename.
 
@@ -26,12 +28,12 @@ from typing import Any
 from apdp.agent import Agent
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
+from apdp.program import PROGRAM_FILE, is_program
+from apdp.shipped import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
+from apdp.shipped import SHIPPED_AGENTS, SHIPPED_BASELINES, SHIPPED_TEMPLATE
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-#: The shipped baselines' folder (its agents and those of its subfolders are "shipped").
-SHIPPED_BASELINES = PROJECT_ROOT / "baselines"
-#: The course's template agent, the other shipped agent.
-SHIPPED_TEMPLATE = PROJECT_ROOT / "agents" / "template.py"
+# SHIPPED_BASELINES: its agents and those of its subfolders are "shipped"; SHIPPED_TEMPLATE: the
+# course's template agent, the other shipped agent (both in the repository or in a wheel).
 PARAMS_FILE = "params.toml"
 
 
@@ -57,7 +59,7 @@ class AgentSource:
 
 def agent_dirs() -> list[Path]:
     """The folders searched for agents, in order."""
-    return search_path("APDP_AGENTS", [Path.cwd() / "agents", PROJECT_ROOT / "baselines", PROJECT_ROOT / "agents"])
+    return search_path("APDP_AGENTS", [Path.cwd() / "agents", SHIPPED_BASELINES, SHIPPED_AGENTS])
 
 
 def _is_agent_file(path: Path) -> bool:
@@ -65,8 +67,9 @@ def _is_agent_file(path: Path) -> bool:
 
 
 def display_name(path: Path) -> str:
-    """An agent's name from its file: ``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``."""
-    return path.stem.replace("_", "-")
+    """An agent's name from its file (``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``) or from
+    its program folder (``agents/my_agent/`` -> ``my-agent``)."""
+    return (path.name if path.is_dir() else path.stem).replace("_", "-")
 
 
 def is_shipped(path: str | Path) -> bool:
@@ -79,10 +82,11 @@ def _candidates() -> dict[str, list[AgentSource]]:
     """Every agent file by normalised name, in search order (a file reached twice listed once)."""
     found: dict[str, list[AgentSource]] = {}
     for folder in agent_dirs():
-        for path in sorted(folder.glob("*.py")):
-            if not _is_agent_file(path):
+        programs = sorted(p.parent for p in folder.glob(f"*/{PROGRAM_FILE}"))
+        for path in sorted(folder.glob("*.py")) + programs:
+            if path.suffix == ".py" and not _is_agent_file(path):
                 continue
-            same = found.setdefault(normalise_name(path.stem), [])
+            same = found.setdefault(normalise_name(path.name if path.is_dir() else path.stem), [])
             if all(s.path != path.resolve() for s in same):
                 same.append(AgentSource(display_name(path), path.resolve()))
     return found
@@ -90,6 +94,10 @@ def _candidates() -> dict[str, list[AgentSource]]:
 
 def _digest(path: Path) -> bytes | None:
     try:
+        if path.is_dir():  # an agent program: its files' names and bytes
+            from apdp.identity import file_hash
+
+            return bytes.fromhex(file_hash(path))
         return hashlib.sha256(path.read_bytes()).digest()
     except OSError:
         return None
@@ -135,6 +143,9 @@ def find_agent(name: str) -> AgentSource:
         if not path.is_file():
             raise AgentNotFound(f"agent file {name!r} does not exist")
         return AgentSource(display_name(path), path.resolve())
+    if is_program(Path(name)) and ("/" in name or name.startswith(".")):  # a path to an agent folder
+        path = Path(name).resolve()
+        return AgentSource(display_name(path), path)
     candidates = _candidates()
     sources = candidates.get(normalise_name(name))
     if sources:

@@ -21,7 +21,9 @@ from apdp.discovery import AgentSource, find_agent, registry_params
 from apdp.fault import PHASES, Fault, FaultKind, Phase
 from apdp.identity import agent_identity
 from apdp.plan import VehiclePlan, check_plans, plans_from_json
+from apdp.program import ProgramError, is_program, read_program
 from apdp.record import RECORD_FORMAT, embedded_network, settle
+from apdp.sandbox.build import ensure_built
 from apdp.sandbox.process import AgentProcess, CallResult
 from apdp.sandbox.worker import SetupRequest
 from apdp.scenario import Scenario, validate_agent_count
@@ -120,9 +122,12 @@ class _Referee:
         started = time.monotonic()
         try:
             for seat in self.seats:
-                seat.process.start(str(seat.source.path))
+                self._build(seat)
+                if seat.sound:
+                    seat.process.start(str(seat.source.path))
             for seat in self.seats:
-                self._setup(seat, agent_seeds[seat.index], registry)
+                if seat.sound:
+                    self._setup(seat, agent_seeds[seat.index], registry)
             tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
             auctions: list[dict[str, Any]] = []
             auctioned: list[Task] = []
@@ -176,6 +181,19 @@ class _Referee:
         record["output"] = outputs
         record["sandbox"] = {"unprotected": sorted(self.unprotected)}
         return record
+
+    def _build(self, seat: _Seat) -> None:
+        """Build an agent program whose sources changed; a failed build is its fault in setup."""
+        if not is_program(seat.source.path):
+            return
+        limits = self.scenario.limits
+        try:
+            problem = ensure_built(read_program(seat.source.path), limits.memory_mb, limits.disk_mb,
+                                   limits.processes, limits.open_files, limits.sandbox)
+        except ProgramError as exc:
+            problem = str(exc)
+        if problem is not None:
+            self.fault(seat, FaultKind.EXCEPTION, "setup", None, problem)
 
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
         request = SetupRequest(

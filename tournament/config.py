@@ -6,7 +6,6 @@ the output folder are not part of it: they do not change any outcome.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -83,8 +82,9 @@ def config_difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> 
 
 
 def _file_hash(path: str) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+    from apdp.identity import file_hash
+
+    return file_hash(path)
 
 
 def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
