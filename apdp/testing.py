@@ -158,7 +158,12 @@ def _replay(report: CheckReport, source: AgentSource, label: str, again: Mapping
 
 
 def _compiles(path: Path, report: CheckReport) -> bool:
-    """A syntax check without running the agent's code (the import itself runs in the sandbox)."""
+    """A syntax check without running the agent's code (the import itself runs in the sandbox);
+    an agent program (a folder) is built, and its build checked, by its first match."""
+    from apdp.program import is_program
+
+    if is_program(path):
+        return True
     try:
         source = path.read_text(encoding="utf-8")
         compile(source, str(path), "exec", dont_inherit=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_codegen_run import ChatServer, client, server  # noqa: F401  (the loopback chat server)
 
 from apdp.errors import UserError
 from apdp.java.jdk import NoJdk, find_jdk
@@ -167,3 +168,33 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
     monkeypatch.delenv("JAVA_HOME", raising=False)
     with pytest.raises(NoJdk, match=r"no JDK 17 or newer found.*apt-get install openjdk-17-jdk-headless"):
         add_agent(src, "Plain", agents_dir=tmp_path)
+
+
+def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
+    java_cache: Path, server: ChatServer, tmp_path: Path  # noqa: F811
+) -> None:
+    from apdp.codegen.java import JAVA_TEMPLATE
+    from apdp.codegen.loop import RunSettings, run
+    from apdp.codegen.provenance import read_provenance
+    from apdp.testing import CheckConfig
+
+    good = JAVA_TEMPLATE.read_text(encoding="utf-8").replace("class AuctionTemplate", "class Generated")
+    broken = good.replace("vehicle.capacity()", "vehicle.capacityy()")
+    server.reply(f"Here it is:\n```java\n{broken}```")
+    server.reply(f"Fixed:\n```java\n{good}```")
+    check = CheckConfig(opponents=("naive",), topologies=("france",), tasks=5,
+                        timeouts={"setup": 10.0, "bid": 2.0, "plan": 5.0})
+    settings = RunSettings(strategy="a1", name="gen-java", agents_dir=tmp_path / "agents", rounds=2, check=check,
+                           language="java")
+    result = run(settings, client(server))
+    assert result.ok and result.rounds == 1, result.report.text() if result.report else None
+    prompt = server.user_messages(0)[0]
+    assert "implements `logist.behavior.AuctionBehavior`" in prompt and "public class AuctionTemplate" in prompt
+    assert "```java" in prompt and "apdp.Agent" not in prompt
+    feedback = server.user_messages(1)[-1]
+    assert "the build failed" in feedback and "capacityy" in feedback and "complete corrected Java file" in feedback
+    folder = tmp_path / "agents" / "gen-java"
+    assert (folder / "src" / "template" / "Generated.java").read_text(encoding="utf-8") == good
+    provenance = read_provenance(folder)
+    assert provenance is not None and provenance["round"] == 1 and provenance["language"] == "java"
+    assert provenance["check"] == "passed"

@@ -13,7 +13,8 @@ Every round's agent is written to ``agents/NAME.py`` (with its provenance) and c
 :func:`apdp.testing.check_agent`; while the check fails, its report goes back to the model, at most
 K times per phase. An improvement (IR, CR) that cannot be made clean within K repairs is dropped and
 the last clean agent restored. Every HTTP request and response, every extraction, ingest and check is
-appended to ``agents/NAME.transcript.jsonl``.
+appended to ``agents/NAME.transcript.jsonl``. With ``language="java"`` the model writes a Logist
+``AuctionBehavior`` class instead (:mod:`apdp.codegen.java`): the same loop, with Java prompts.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from apdp.codegen.client import ChatClient
-from apdp.codegen.extract import ExtractError, extract_agent_code
-from apdp.codegen.ingest import IngestedAgent, check_free, ingest_code
-from apdp.codegen.prompts import prompt_hash, render, strategy_prompt
+from apdp.codegen.extract import ExtractError
+from apdp.codegen.ingest import IngestedAgent
+from apdp.codegen.languages import Language, language
+from apdp.codegen.prompts import prompt_hash, render
 from apdp.codegen.provenance import transcript_path, write_sidecar
 from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
@@ -95,6 +97,13 @@ class RunSettings:
     rounds: int = 3
     check: CheckConfig = field(default_factory=CheckConfig)
     force: bool = False
+    #: ``python`` (an apdp.Agent subclass) or ``java`` (a Logist AuctionBehavior class).
+    language: str = "python"
+
+    @property
+    def lang(self) -> Language:
+        """How agents of this run's language are prompted, extracted and written."""
+        return language(self.language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +163,7 @@ class _Session:
         self.say(f"round {self.round}: asking {conversation.client.model} to improve the agent")
         reply = conversation.ask(message)
         try:
-            extract_agent_code(reply)
+            self.settings.lang.extract(reply)
         except ExtractError:
             self.transcript.write({"event": "no_improvement", "round": self.round})
             self.say(f"round {self.round}: no new code; the agent enters as it is")
@@ -178,13 +187,14 @@ class _Session:
 
     def _check(self, reply: str) -> str | None:
         """Ingest and check one reply's agent; the feedback for the model, or None when clean."""
+        lang = self.settings.lang
         try:
-            code = extract_agent_code(reply)
+            code = lang.extract(reply)
         except ExtractError as exc:
             self.transcript.write({"event": "extract_error", "round": self.round, "error": str(exc)})
             self.say(f"round {self.round}: {exc}")
-            return render("no_code", problem=f"{exc}.").text
-        self.agent = ingest_code(
+            return render(lang.prompt("no_code"), problem=f"{exc}.").text
+        self.agent = lang.ingest(
             code,
             self.settings.name,
             agents_dir=self.settings.agents_dir,
@@ -213,7 +223,7 @@ class _Session:
             self.clean = _Clean(code, self.agent, self.report)
             return None
         self.say(f"round {self.round}: check failed, {len(self.report.problems)} problem(s)")
-        return render("refine", report=self.report.text().rstrip("\n")).text
+        return render(lang.prompt("refine"), report=self.report.text().rstrip("\n")).text
 
     def _on_match(self, outcome: MatchOutcome) -> None:
         self.say(f"  {outcome.summary()}")
@@ -229,7 +239,7 @@ class _Session:
         if clean is None:
             return
         p = clean.agent.provenance
-        self.agent = ingest_code(
+        self.agent = self.settings.lang.ingest(
             clean.code,
             self.settings.name,
             agents_dir=self.settings.agents_dir,
@@ -274,7 +284,7 @@ def run(
         raise UserError(f"unknown strategy {settings.strategy!r}; use one of {', '.join(STRATEGIES)}")
     if settings.rounds < 0:
         raise UserError(f"--rounds must be >= 0, got {settings.rounds}")
-    path = check_free(settings.name, settings.agents_dir, None, settings.force)
+    path = settings.lang.check_free(settings.name, settings.agents_dir, None, settings.force)
     transcript = Transcript(transcript_path(path))
     try:
         return _run(settings, generator, critic, say, transcript)
@@ -293,9 +303,10 @@ def _run(
     transcript: Transcript,
 ) -> RunResult:
     strategy = settings.strategy
-    base = strategy_prompt("a2" if strategy == "a2" else "a1")
+    lang = settings.lang
+    base = lang.strategy_prompt("a2" if strategy == "a2" else "a1")
     critic = critic or generator
-    extra: dict[str, Any] = {"refine_rounds": settings.rounds}
+    extra: dict[str, Any] = {"refine_rounds": settings.rounds, "language": lang.name}
     usage = UsageLog()
     transcript.write(
         {
@@ -305,6 +316,7 @@ def _run(
             "critic_model": critic.model if strategy == "cr" else None,
             "name": settings.name,
             "rounds": settings.rounds,
+            "language": lang.name,
             "prompt": base.template,
             "prompt_hash": base.sha256,
         }
@@ -313,7 +325,7 @@ def _run(
     if strategy == "gen":
         say(f"asking {generator.model} to optimise the A1 prompt")
         optimiser = Conversation(generator, "prompt-optimiser", transcript, usage)
-        prompt_text = optimised_prompt(optimiser.ask(render("gen", prompt=base.text).text))
+        prompt_text = optimised_prompt(optimiser.ask(render(lang.prompt("gen"), prompt=base.text).text))
         sha = prompt_hash(prompt_text)
         extra["base_prompt_hash"] = base.sha256
         transcript.write({"event": "prompt", "prompt_hash": sha, "text": prompt_text})
@@ -324,20 +336,20 @@ def _run(
     clean = session.settle(conversation, prompt_text)
     if clean and strategy == "ir":
         assert session.report is not None
-        session.improve(conversation, render("ir", scores=session.report.scores_text()).text)
+        session.improve(conversation, render(lang.prompt("ir"), scores=session.report.scores_text()).text)
     elif clean and strategy == "cr":
         assert session.clean is not None
         say(f"asking the critic {critic.model} for improvements")
         reviewer = Conversation(critic, "critic", transcript, usage)
         critique = reviewer.ask(
             render(
-                "cr_critic",
+                lang.prompt("cr_critic"),
                 prompt=prompt_text.rstrip("\n"),
                 code=session.clean.code.rstrip("\n"),
                 scores=session.clean.report.scores_text(),
             ).text
         )
-        session.improve(conversation, render("cr_implement", critique=critique.strip()).text)
+        session.improve(conversation, render(lang.prompt("cr_implement"), critique=critique.strip()).text)
     ok = session.report is not None and session.report.ok
     if session.agent is not None:  # the agent kept carries everything the run spent
         session._mark(session.agent, ok)

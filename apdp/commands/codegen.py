@@ -12,12 +12,13 @@ from typing import Annotated
 import typer
 
 from apdp.codegen.client import ChatClient
-from apdp.codegen.ingest import ingest_reply
+from apdp.codegen.languages import language as lang_of
 from apdp.codegen.loop import STRATEGIES, RunSettings, run
-from apdp.codegen.prompts import PROMPT_STRATEGIES, strategy_prompt
+from apdp.codegen.prompts import PROMPT_STRATEGIES
 from apdp.discovery import find_agent
 from apdp.errors import UserError
 from apdp.files import write_atomically
+from apdp.program import is_program
 from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig, check_agent
 
 codegen_app = typer.Typer(
@@ -42,6 +43,9 @@ Topologies = Annotated[
     typer.Option("--topology", help="Check network (repeat; default france, switzerland)."),
 ]
 ScenarioFile = Annotated[Path | None, typer.Option(help="Base scenario TOML file for the check.")]
+Language = Annotated[
+    str, typer.Option(help="python (an apdp.Agent) or java (a Logist AuctionBehavior class; needs a JDK 17+).")
+]
 
 
 def _check_config(
@@ -73,9 +77,10 @@ def _check_config(
 def prompt(
     strategy: Annotated[str, typer.Option(help="Prompt to render: a1 or a2.")] = "a1",
     out: Annotated[Path | None, typer.Option(help="Write the prompt here instead of stdout.")] = None,
+    language: Language = "python",
 ) -> None:
     """Render a generation prompt (the rules, the API, the template agent verbatim)."""
-    rendered = strategy_prompt(strategy.lower())
+    rendered = lang_of(language).strategy_prompt(strategy.lower())
     if out is None:
         sys.stdout.write(rendered.text)
         typer.echo(f"prompt {strategy} sha256 {rendered.sha256}", err=True)
@@ -97,6 +102,7 @@ def ingest(
     ] = None,
     agents_dir: AgentsDir = Path("agents"),
     force: Annotated[bool, typer.Option(help="Replace a different agent of that name.")] = False,
+    language: Language = "python",
 ) -> None:
     """Extract the agent from a model's reply and write it with its provenance."""
     if reply == "-":
@@ -106,10 +112,11 @@ def ingest(
             text = Path(reply).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"cannot read reply {reply}: {exc}") from None
+    lang = lang_of(language)
     if prompt_hash is None and strategy is not None and strategy.lower() in PROMPT_STRATEGIES:
-        prompt_hash = strategy_prompt(strategy.lower()).sha256
-    agent = ingest_reply(
-        text,
+        prompt_hash = lang.strategy_prompt(strategy.lower()).sha256
+    agent = lang.ingest(
+        lang.extract(text),
         name,
         agents_dir=agents_dir,
         model=model,
@@ -143,6 +150,8 @@ def check(
     config = _check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario)
     local = agents_dir / f"{name}.py"
     target = str(local) if not name.endswith(".py") and local.is_file() else name
+    if is_program(agents_dir / name):  # an agent folder (a Java agent)
+        target = str(agents_dir / name)
     find_agent(target)  # an unknown name is a usage error before anything runs
     report = check_agent(
         target,
@@ -188,6 +197,7 @@ def run_command(
     opponent: Opponents = None,
     topology: Topologies = None,
     scenario: ScenarioFile = None,
+    language: Language = "python",
 ) -> None:
     """Generate an agent with a model, check it and feed errors back (Refine@K).
 
@@ -213,6 +223,7 @@ def run_command(
         rounds=rounds,
         check=_check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario),
         force=force,
+        language=lang_of(language).name,
     )
     result = run(settings, generator, critic, say=lambda line: typer.echo(line, err=True))
     if result.report is not None:
