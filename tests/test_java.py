@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,9 +155,14 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
     from apdp.java.install import add_agent
 
     src = PROJECT / "src"
+    run = subprocess.run(
+        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(HERE / "java" / "broken"),
+         "demo.Broken", "--agents-dir", str(tmp_path)], capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert ("error: demo.Broken does not compile against the Logist API: demo/Broken.java:25: cannot find symbol "
+            "(symbol: method fuelLeft(); location: variable vehicle of type Vehicle)") in run.stderr
     cases = [
-        (HERE / "java" / "broken", "demo.Broken", "demo.Broken does not compile against the Logist API: "
-         "demo/Broken.java:25: cannot find symbol (symbol: method fuelLeft()"),
         (src, "demo.NotAnAgent", "demo.NotAnAgent does not implement logist.behavior.AuctionBehavior"),
         (src, "demo.Missing", f"no class demo.Missing in {src}"),
         (src, "Plain", "an agent named 'naive' already exists"),

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from apdp.errors import UserError
+
 ACC_PUBLIC = 0x0001
 ACC_INTERFACE = 0x0200
 ACC_ABSTRACT = 0x0400
@@ -18,7 +20,7 @@ ACC_ABSTRACT = 0x0400
 _SIZES = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}
 
 
-class ClassFileError(Exception):
+class ClassFileError(UserError):
     """Bytes that are not a class file."""
 
 
@@ -137,7 +139,12 @@ class ClassPath:
     def info(self, name: str) -> ClassInfo | None:
         """The declarations of class ``name``, or None when it is not on this path."""
         data = self.find(name)
-        return None if data is None else read_class(data)
+        if data is None:
+            return None
+        try:
+            return read_class(data)
+        except ClassFileError as exc:
+            raise ClassFileError(f"{name.replace('/', '.')}: not a readable class file ({exc})") from None
 
     def implements(self, name: str, interface: str) -> bool:
         """True when class ``name`` or one of its ancestors on this path implements ``interface``."""
