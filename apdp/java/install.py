@@ -231,7 +231,7 @@ def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", 
     lines = [
         f"{MARKER}: class {origin.class_name}{note}.",
         "# It runs in its own JVM through apdp's Java host (lib/apdp-logist-host.jar: the Logist API);",
-        "# lib/java.sh gives the JVM three quarters of the agent's memory limit as its heap.",
+        "# lib/java.sh gives the JVM's heap the agent's memory limit less 256 MiB (at least half of it).",
     ]
     if origin.kind == "sources":
         classpath = f"{host}:{{dir}}/.build/classes"
