@@ -4,6 +4,15 @@ Workers are the non-daemonic processes of a :class:`concurrent.futures.ProcessPo
 with the "forkserver" method, so each may start the agents' own processes. The parent keeps at most
 ``jobs`` matches submitted; a match is therefore running as soon as it is announced, and a SIGKILL
 of the parent loses at most those ``jobs`` matches. Workers notice a dead parent and exit.
+
+Ctrl-C is the parent's alone: the fork server is started with SIGINT ignored, so neither it nor
+the workers and agent processes it begets print a KeyboardInterrupt of their own (from the middle of
+an import, say). On an interrupt the parent cuts the workers' lifeline and waits for the executor's
+manager thread to end: left running, it raced Python's exit handler of concurrent.futures, which
+wrote to the thread's wake-up pipe as the thread closed it ("Exception ignored in: <module
+'threading'> ... OSError: [Errno 9] Bad file descriptor"). A Ctrl-C that comes while a worker is
+being started is acted on once it has started: the pool would not know it, nor wait for it, and it
+would fail reading the semaphores of a parent already gone.
 """
 
 from __future__ import annotations
@@ -12,12 +21,14 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
+from types import FrameType
 from typing import Any
 
 from tournament.events import Record, TournamentEvents
@@ -38,6 +49,7 @@ def _watch_parent(lifeline: Connection) -> None:
 def _worker_start(
     lifeline: Connection, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
 ) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (see the module docstring)
     threading.Thread(target=_watch_parent, args=(lifeline,), daemon=True).start()
     if initializer is not None:
         initializer(*initargs)
@@ -61,15 +73,51 @@ def run_matches(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     pending = _Pending(iter(matches), events)
     context = multiprocessing.get_context("forkserver")
+    _start_fork_server_deaf_to_ctrl_c()
     # Workers hold the reading end of a pipe only the parent can write to: when the parent dies,
     # however it dies, they read EOF and exit. (Their own parent is the fork server, which lives
     # on while any worker holds its "alive" descriptor, so watching os.getppid() is not enough.)
     lifeline, parent_end = context.Pipe(duplex=False)
     try:
-        return _run_pools(pending, play, events, jobs, context, lifeline, initializer, initargs)
+        return _run_pools(pending, play, events, jobs, context, lifeline, parent_end.close, initializer, initargs)
     finally:
         parent_end.close()
         lifeline.close()
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that comes during the block until the block's end, then act on it as usual.
+
+    (Blocking SIGINT in the main thread would not do: the kernel hands a signal sent to the
+    process to any thread that does not block it, and Python acts on it in the main thread.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[FrameType | None] = []
+    previous = signal.signal(signal.SIGINT, lambda _signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])  # Python's default handler raises KeyboardInterrupt
+        elif caught and previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+
+def _start_fork_server_deaf_to_ctrl_c() -> None:
+    """Start the fork server (if not yet running) with SIGINT ignored, which its children inherit."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may change signal handlers (and only it gets SIGINT)
+    from multiprocessing import forkserver
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _run_pools(
@@ -79,10 +127,12 @@ def _run_pools(
     jobs: int,
     context: ForkServerContext,
     lifeline: Connection,
+    cut_lifeline: Callable[[], None],
     initializer: Callable[..., None] | None,
     initargs: tuple[Any, ...],
 ) -> int:
-    """Run pools until every match was handed out, a new pool after a worker died."""
+    """Run pools until every match was handed out, a new pool after a worker died. Interrupted, the
+    workers are stopped (``cut_lifeline``) and the pool's threads joined before the error goes on."""
     errors = 0
     while not pending.exhausted:
         pool = ProcessPoolExecutor(
@@ -94,7 +144,8 @@ def _run_pools(
         try:
             failed, finished = _drain(pool, pending, play, events, jobs)
         except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+            cut_lifeline()  # every worker exits at once, whatever it is doing
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
         errors += failed
@@ -119,7 +170,8 @@ class _Pending:
             self.exhausted = True
             return
         self.events.on_match_started(match)
-        in_flight[pool.submit(play, match)] = match
+        with _ctrl_c_deferred():  # a worker being started when Ctrl-C came would not be waited for
+            in_flight[pool.submit(play, match)] = match
 
 
 def _drain(

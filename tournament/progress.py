@@ -17,10 +17,10 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 
 from tournament.events import Record, TournamentEvents
+from tournament.progress_lines import EtaColumn
 from tournament.schedule import MatchSpec
 from tournament.standings import Standings
 from tournament.store import StoredMatch
@@ -75,11 +75,11 @@ class ProgressBar(TournamentEvents):
             TextColumn("{task.fields[errors]}"),
             TimeElapsedColumn(),
             TextColumn("ETA"),
-            TimeRemainingColumn(),
+            EtaColumn(),  # the run's own pace: rich's reads a burst of finished matches as the pace
             standings=self.standings,
             console=self.console,
         )
-        self._task = self._progress.add_task("", total=total, completed=done, faults=0, errors="")
+        self._task = self._progress.add_task("", total=total, completed=done, faults=0, errors="", resumed=done)
         self._progress.start()
 
     def _update(self, advance: int) -> None:

@@ -19,6 +19,7 @@ from tournament.events import Broadcast, Record, TournamentEvents
 from tournament.executor import PlayFunction, run_matches
 from tournament.logs import LogEvents, RunLog, worker_logging
 from tournament.progress import ProgressBar
+from tournament.progress_lines import ProgressLines
 from tournament.schedule import MatchSpec, double_round_robin
 from tournament.store import ResultsStore, StoreWriter
 
@@ -109,6 +110,7 @@ def run_tournament(
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
             if progress:
                 listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
+                listeners.append(ProgressLines())  # off a terminal, where the bar draws nothing
             events = Broadcast([*listeners, *observers])
             started = time.perf_counter()
             events.on_start(len(schedule), len(schedule) - len(todo))
