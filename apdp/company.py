@@ -14,6 +14,10 @@ class Vehicle:
     capacity: float
     cost_per_km: float
 
+    def __reduce__(self) -> tuple[type[Vehicle], tuple[str, str, float, float]]:
+        # pickled as its fields: several times faster than a slotted dataclass's own state
+        return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km)
+
     def to_json(self) -> dict[str, object]:
         """The vehicle as in the record format."""
         return {

@@ -1,9 +1,12 @@
 """The referee: plays one match between sandboxed agents and returns its record.
 
 Order of play: every agent's ``setup`` in turn; then, for each task, every agent's ``bid`` in turn,
-the auction, and every agent's ``auction_result``; then every agent's ``plan``. Agents are called
-one at a time, so a match never uses more than one core. A faulty agent is stopped, abstains from
-then on and loses; the match goes on while at least one agent is sound.
+the auction, and every agent's ``auction_result``; then every agent's ``plan``. An auction's result
+travels in one message with the agent's next request (its next bid, or its plan): the agent process
+answers ``auction_result``, then that request, each within its own time limit, so a match costs one
+round trip per agent and task. Agents are called one at a time, so a match never uses more than one
+core. A faulty agent is stopped, abstains from then on and loses; the match goes on while at least
+one agent is sound.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from apdp.plan import VehiclePlan, check_plans, plans_from_json
 from apdp.program import ProgramError, is_program, read_program
 from apdp.record import RECORD_FORMAT, embedded_network, settle
 from apdp.sandbox.build import ensure_built
-from apdp.sandbox.process import AgentProcess, CallResult
+from apdp.sandbox.process import AgentProcess, CallResult, encode_call, encode_then
 from apdp.sandbox.worker import SetupRequest
 from apdp.scenario import Scenario, validate_agent_count
 from apdp.seeding import KEY_BYTES, agent_seed, task_seed, tie_seed, user_key
@@ -46,6 +49,14 @@ def match_streams(
     tasks = np.random.default_rng(np.random.SeedSequence(task_seed(key, seed)))
     ties = np.random.default_rng(np.random.SeedSequence(tie_seed(key, seed)))
     return tasks, ties, [agent_seed(key, seed, i) for i in range(agents)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """An auction's result not yet told to the agents: it goes with the next request to each."""
+
+    task: Task
+    call: tuple[str, object]
 
 
 @dataclass
@@ -71,7 +82,9 @@ class _Seat:
 
 class _Referee:
     def __init__(
-        self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, key: bytes
+        self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, key: bytes,
+        identities: Sequence[dict[str, Any]] | None = None,
+        registry: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
@@ -87,7 +100,10 @@ class _Referee:
             for i, s in enumerate(sources)
         ]
         #: Each agent's identity as it plays (apdp.identity): file hash, origin, apdp version.
-        self.identities = [agent_identity(s.name, s.path) for s in sources]
+        self.identities = (
+            [agent_identity(s.name, s.path) for s in sources] if identities is None else list(identities)
+        )
+        self.registry = registry
         #: The sandbox protections the agents' processes reported off on this machine.
         self.unprotected: set[str] = set()
         #: Extra fields of each agent's fault (traceback, import_error, violations).
@@ -103,11 +119,24 @@ class _Referee:
 
     def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
              timeout: float) -> CallResult | None:
-        result = seat.process.call(method, args, timeout)
-        cpu = seat.process.cpu_seconds()
-        if cpu is not None:
+        return self.account(seat, phase, task, seat.process.call(method, args, timeout))
+
+    def told_then(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float) -> CallResult | None:
+        """One request to ``seat``: ``payload`` alone, or after the previous auction's result
+        (``told``, sent in the same message: one round trip for both). None on a fault."""
+        if told is None:
+            (result,) = seat.process.request(payload, (timeout,))
+            return result
+        results = seat.process.request(payload, (self.timeouts.bid, timeout))
+        if self.account(seat, "auction_result", told.task, results[0]) is None:
+            return None
+        return results[1]
+
+    def account(self, seat: _Seat, phase: Phase, task: Task | None, result: CallResult) -> CallResult | None:
+        """Count a call's CPU time to its phase; a fault stops the agent. None on a fault."""
+        if result.cpu is not None:
             seat.cpu = seat.cpu or dict.fromkeys(PHASES, 0.0)
-            seat.cpu[phase] += cpu
+            seat.cpu[phase] += result.cpu
         seat.last_call = result.seconds
         if result.fault is not None:
             f = result.fault
@@ -118,7 +147,7 @@ class _Referee:
 
     def play(self, listener: AuctionListener | None) -> dict[str, Any]:
         task_rng, tie_rng, agent_seeds = match_streams(self.key, self.seed, len(self.seats))
-        registry = registry_params()
+        registry = registry_params() if self.registry is None else self.registry
         started = time.monotonic()
         try:
             for seat in self.seats:
@@ -131,24 +160,24 @@ class _Referee:
             tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
             auctions: list[dict[str, Any]] = []
             auctioned: list[Task] = []
+            told: _Told | None = None  # the latest auction, told to each agent with its next request
             for task in tasks:
                 if not any(s.sound for s in self.seats):
                     break
-                bids = [self._bid(seat, task) for seat in self.seats]
+                request = ("bid", (task, self.timeouts.bid))
+                payload = encode_call(*request) if told is None else encode_then(told.call, request)
+                bids = [self._bid(seat, task, told, payload) for seat in self.seats]
                 winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
                 if winner is not None:
                     self.seats[winner].won.append(task)
                 auctions.append({"task": task.id, "bids": bids, "winner": winner})
                 auctioned.append(task)
-                for seat in self.seats:
-                    if seat.sound:
-                        self.call(seat, "auction_result", task, "auction_result",
-                                  (task, winner, bids, self.timeouts.bid), self.timeouts.bid)
+                told = _Told(task, ("auction_result", (task, winner, bids, self.timeouts.bid)))
                 if listener is not None:
                     listener(task, bids, winner)
             for seat in self.seats:
                 if seat.sound:
-                    self._plan(seat)
+                    self._plan(seat, told)
         finally:
             outputs = [seat.process.stop() for seat in self.seats]
         record: dict[str, Any] = {
@@ -171,7 +200,7 @@ class _Referee:
         if self.scenario.ties == "first":
             record["ties"] = "first"
         faults = [s.fault for s in self.seats if s.fault is not None]
-        record["result"] = settle(record, self.topology, self.companies, faults)
+        record["result"] = settle(record, self.topology, self.companies, faults, [s.plans for s in self.seats])
         for item in record["result"]["faults"]:
             item.update(self.details.get(item["agent"], {}))
         record["timing"] = {
@@ -213,10 +242,11 @@ class _Referee:
             if result.reply is not None:
                 self.unprotected.update(str(u) for u in result.reply.get("unprotected", []))
 
-    def _bid(self, seat: _Seat, task: Task) -> float | None:
+    def _bid(self, seat: _Seat, task: Task, told: _Told | None, payload: bytes) -> float | None:
         if not seat.sound:
             return None
-        result = self.call(seat, "bid", task, "bid", (task, self.timeouts.bid), self.timeouts.bid)
+        asked = self.told_then(seat, told, payload, self.timeouts.bid)
+        result = None if asked is None else self.account(seat, "bid", task, asked)
         if result is None or result.reply is None:
             return None
         seat.timing["bid_total"] += result.seconds
@@ -232,11 +262,13 @@ class _Referee:
             return None
         return None if value is None else float(value)
 
-    def _plan(self, seat: _Seat) -> None:
+    def _plan(self, seat: _Seat, told: _Told | None) -> None:
         company = self.companies[seat.index]
         timeout = self.timeouts.plan
-        args = (company.vehicles, tuple(seat.won), timeout)
-        result = self.call(seat, "plan", None, "plan", args, timeout)
+        request = ("plan", (company.vehicles, tuple(seat.won), timeout))
+        payload = encode_call(*request) if told is None else encode_then(told.call, request)
+        asked = self.told_then(seat, told, payload, timeout)
+        result = None if asked is None else self.account(seat, "plan", None, asked)
         if result is None or result.reply is None:
             return
         seat.timing["plan"] = result.seconds
@@ -267,12 +299,17 @@ def play_match(
     seed: int | None = None,
     key: bytes | None = None,
     on_auction: AuctionListener | None = None,
+    identities: Sequence[dict[str, Any]] | None = None,
+    registry: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Play one match and return its record (format ``apdp-record/1``).
 
     ``agents`` are names or files (index = company index); ``seed`` overrides the scenario's.
     ``key`` is the secret the match's streams are derived from (:mod:`apdp.seeding`); None takes
     the per-user key file. The record keeps the seed, never the key.
+    ``identities`` (one per agent, :mod:`apdp.identity`) and ``registry`` (the agents' parameter
+    files, :func:`apdp.discovery.registry_params`) are what the caller already knows: a tournament
+    gives those it read where it started, so that a match played elsewhere records the same.
     An agent's misbehaviour is a fault in the record, never an exception here; a bad scenario or
     an unknown agent name raises :class:`apdp.errors.UserError`.
     """
@@ -281,5 +318,5 @@ def play_match(
     key = user_key() if key is None else key
     if len(key) != KEY_BYTES:
         raise ValueError(f"a match key is {KEY_BYTES} bytes, got {len(key)}")
-    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, key)
+    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, key, identities, registry)
     return referee.play(on_auction)

@@ -40,7 +40,7 @@ from typing import Any
 from apdp.company import Company
 from apdp.fault import Fault
 from apdp.files import write_atomically
-from apdp.plan import company_cost, plans_from_json
+from apdp.plan import VehiclePlan, company_cost, plans_from_json
 from apdp.topology import Topology, TopologyError, load_topology, parse_topology
 
 RECORD_FORMAT = "apdp-record/1"
@@ -89,12 +89,14 @@ def revenues(record: dict[str, Any], agents: int) -> list[float]:
     return out
 
 
-def costs(record: dict[str, Any], topology: Topology, companies: Sequence[Company]) -> list[float]:
-    """Each agent's cost: km driven x cost per km over its plans (0 without plans)."""
+def costs(record: dict[str, Any], topology: Topology, companies: Sequence[Company],
+          parsed: Sequence[Sequence[VehiclePlan] | None] | None = None) -> list[float]:
+    """Each agent's cost: km driven x cost per km over its plans (0 without plans). ``parsed``:
+    the record's plans already parsed (the referee has them), so they are not parsed again."""
     out = []
-    for company, plans in zip(companies, record["plans"], strict=True):
-        out.append(0.0 if plans is None else company_cost(topology, company.vehicles,
-                                                          plans_from_json(plans)))
+    plans_of = parsed if parsed is not None else [None if p is None else plans_from_json(p) for p in record["plans"]]
+    for company, plans in zip(companies, plans_of, strict=True):
+        out.append(0.0 if plans is None else company_cost(topology, company.vehicles, plans))
     return out
 
 
@@ -112,12 +114,14 @@ def match_winner(profits: Sequence[float], faulty: set[int]) -> int | None:
 
 
 def settle(
-    record: dict[str, Any], topology: Topology, companies: Sequence[Company], faults: Sequence[Fault]
+    record: dict[str, Any], topology: Topology, companies: Sequence[Company], faults: Sequence[Fault],
+    parsed: Sequence[Sequence[VehiclePlan] | None] | None = None,
 ) -> dict[str, Any]:
-    """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults."""
+    """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults
+    (``parsed``: as for :func:`costs`)."""
     n = len(record["agents"])
     revenue = revenues(record, n)
-    cost = costs(record, topology, companies)
+    cost = costs(record, topology, companies, parsed)
     profit = [r - c for r, c in zip(revenue, cost, strict=True)]
     return {
         "revenue": revenue,

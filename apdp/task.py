@@ -19,6 +19,10 @@ class Task:
     weight: float
     reward: int | None = None
 
+    def __reduce__(self) -> tuple[type[Task], tuple[int, str, str, float, int | None]]:
+        # pickled as its fields: several times faster than a slotted dataclass's own state
+        return Task, (self.id, self.pickup, self.delivery, self.weight, self.reward)
+
     def to_json(self) -> dict[str, object]:
         """The task as in the record format (``reward`` only when the task has one)."""
         out: dict[str, object] = {"id": self.id, "pickup": self.pickup, "delivery": self.delivery,

@@ -24,6 +24,7 @@ CASES = [
     ("spin_plan", "timeout", "plan", "no answer"),
     ("fork_bid", "timeout", "bid", "no answer"),
     ("flood_bid", "timeout", "bid", "no answer"),
+    ("half_reply_bid", "timeout", "bid", "no answer within 1 s"),  # the referee never waits past the limit
     ("raise_setup", "exception", "setup", "RuntimeError: hostile agent raises in setup"),
     ("raise_bid", "exception", "bid", "RuntimeError: hostile agent raises in bid"),
     ("raise_auction_result", "exception", "auction_result", "hostile agent raises in auction_result"),

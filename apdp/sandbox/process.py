@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import pickle
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -26,10 +29,22 @@ from typing import Any
 from apdp.fault import FaultKind
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
-from apdp.sandbox.worker import FILE_SIZE_CAP, Limits
+from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
 
 #: Largest reply accepted from an agent process, in bytes.
 MAX_REPLY_BYTES = 16 * 1024 * 1024
+
+
+def encode_call(method: str, args: object) -> bytes:
+    """A request of one call, pickled once: the same bytes can go to every agent."""
+    return pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL)
+
+
+def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
+    """A request of two calls, ``(method, args)`` each: the agent process answers the first and,
+    unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.THEN`)."""
+    return pickle.dumps((THEN, (first, second)), pickle.HIGHEST_PROTOCOL)
+
 
 def zygote_environment() -> dict[str, str]:
     """The zygote's environment, inherited by every agent: none of the referee's variables."""
@@ -52,6 +67,7 @@ class Zygote:
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             env=zygote_environment(),
+            process_group=0,  # Ctrl-C is the referee's: a terminal's SIGINT must not reach the zygote
         )
         theirs.close()
         self._control = ours
@@ -116,11 +132,13 @@ class CallFault:
 
 @dataclass(slots=True)
 class CallResult:
-    """A call's reply (a JSON object) or its fault, and how long it took."""
+    """A call's reply (a JSON object) or its fault, how long it took and the CPU seconds the agent's
+    process used for it (None where they cannot be read)."""
 
     reply: dict[str, Any] | None
     fault: CallFault | None
     seconds: float
+    cpu: float | None = None
 
 
 @dataclass
@@ -141,6 +159,8 @@ class AgentProcess:
     _output_path: str = field(default="", init=False)
     _killed: bool = field(default=False, init=False)
     _cpu: CpuMeter | None = field(default=None, init=False)
+    _poller: select.poll | None = field(default=None, init=False)
+    _buffer: bytearray = field(default_factory=bytearray, init=False)  # bytes read, not yet a reply
 
     def start(self, agent_path: str) -> None:
         """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
@@ -155,16 +175,75 @@ class AgentProcess:
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)
+        self._poller = select.poll()  # kept: a call waits on it without building a selector
+        self._poller.register(self._conn.fileno(), select.POLLIN)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
+        return self.request(encode_call(method, args), (timeout,))[0]
+
+    def request(self, payload: bytes, timeouts: Sequence[float]) -> list[CallResult]:
+        """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per timeout,
+        each within its timeout of the previous reply (the first: of the sending); stop at the
+        first fault. Each result carries the CPU seconds used since the previous one."""
         start = time.monotonic()
         if self._conn is None or self._killed:
-            return CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)
+            return [CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)]
         try:
-            self._conn.send((method, args))
-            if not self._conn.poll(timeout):
+            self._conn.send_bytes(payload)
+        except (EOFError, BrokenPipeError, ConnectionResetError):
+            return [CallResult(None, self._death(), time.monotonic() - start)]
+        except OSError as exc:
+            self.kill()
+            return [CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)]
+        results: list[CallResult] = []
+        for timeout in timeouts:
+            result = self._reply(timeout, start)
+            result.cpu = self.cpu_seconds()
+            results.append(result)
+            if result.fault is not None:
+                break
+            start += result.seconds
+        return results
+
+    def _receive(self, deadline: float) -> bytes | None:
+        """The next whole message, or None if it has not arrived by ``deadline`` (monotonic).
+
+        Messages are framed as by ``multiprocessing.connection`` (a 4-byte big-endian length, or -1
+        and an 8-byte length). Bytes are read as they come, several messages at a time when they
+        are there, and never past the deadline: a process that sends half a message and stops is
+        stopped like one that sends nothing. EOFError at the end of the pipe; OSError for a
+        message longer than ``MAX_REPLY_BYTES``."""
+        assert self._conn is not None and self._poller is not None
+        buffer = self._buffer
+        while True:
+            if len(buffer) >= 4:
+                (size,) = struct.unpack_from("!i", buffer)
+                header = 4
+                if size == -1 and len(buffer) >= 12:
+                    (size,) = struct.unpack_from("!Q", buffer, 4)
+                    header = 12
+                if size > MAX_REPLY_BYTES or size < -1:
+                    raise OSError("message too long")
+                if size >= 0 and len(buffer) >= header + size:
+                    message = bytes(buffer[header : header + size])
+                    del buffer[: header + size]
+                    return message
+            left = deadline - time.monotonic()
+            if not self._poller.poll(max(0, math.ceil(left * 1000))):
+                return None
+            chunk = os.read(self._conn.fileno(), 1 << 16)
+            if not chunk:
+                raise EOFError
+            buffer += chunk
+
+    def _reply(self, timeout: float, start: float) -> CallResult:
+        """The next reply, awaited until ``start + timeout`` (the process is killed past it)."""
+        assert self._conn is not None
+        try:
+            raw = self._receive(start + timeout)
+            if raw is None:
                 self.kill()
                 took = time.monotonic() - start
                 return CallResult(
@@ -172,7 +251,6 @@ class AgentProcess:
                     CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s (stopped)"),
                     took,
                 )
-            raw = self._conn.recv_bytes(MAX_REPLY_BYTES)
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return CallResult(None, self._death(), time.monotonic() - start)
         except OSError as exc:  # reply too long, or the pipe broke
@@ -183,7 +261,7 @@ class AgentProcess:
             )
         took = time.monotonic() - start
         try:
-            reply = json.loads(raw)
+            reply = json.loads(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             return CallResult(None, CallFault(FaultKind.EXCEPTION, "unreadable reply"), took)
         if not isinstance(reply, dict):

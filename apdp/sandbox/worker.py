@@ -223,9 +223,74 @@ def _setup(req: SetupRequest) -> Agent:
     return agent
 
 
+#: A request that carries two calls: the worker answers the first, then (unless that answer is a
+#: fault) the second, each with its own reply. The referee sends an auction's result together with
+#: the next bid request this way, so a 50-task match costs about half the round trips.
+THEN = "then"
+
+
+class _Session:
+    """The agent process's state between requests: its agent, once set up."""
+
+    def __init__(self, limits: Limits, off: list[str], broken: str) -> None:
+        self.limits = limits
+        self.off = off
+        self.broken = broken
+        self.agent: Agent | None = None
+        self.agent_file = ""
+
+    def answer(self, method: str, args: Any) -> dict[str, Any]:
+        """The reply to one call; an agent's own error is a fault reply, never raised."""
+        try:
+            return self._answer(method, args)
+        except Exception as exc:  # the agent's own error: report it, keep serving
+            return _fault_reply(exc, self.agent_file, self.limits.memory_bytes)
+
+    def _answer(self, method: str, args: Any) -> dict[str, Any]:
+        reply: dict[str, Any]
+        agent = self.agent
+        if self.broken:
+            reply = {"fault": "exception", "message": self.broken}
+        elif method == "setup":
+            req: SetupRequest = args
+            self.agent_file = str(Path(req.path).resolve())
+            try:
+                agent = self.agent = _setup(req)
+            except AgentLoadError as exc:
+                return {"fault": "exception", "message": str(exc), "load": True}
+            reply = {"ok": None, "unprotected": self.off}
+            if isinstance(agent, ProgramAgent) and agent.pid is not None:
+                reply["program_pid"] = agent.pid
+        elif method == "unprotected":  # apdp sandbox
+            reply = {"ok": None, "unprotected": self.off}
+        elif method == "build":  # an agent program's build, confined like the agent
+            reply = run_build(read_program(Path(str(args))))
+        elif method == "probe":
+            from apdp.sandbox.probe import run
+
+            reply = run(args)
+        elif agent is None:
+            reply = {"fault": "exception", "message": f"{method} before setup"}
+        elif method == "bid":
+            task, timeout = args
+            agent.deadline = deadline_for(timeout)
+            reply = _bid_to_json(agent.bid(task))
+        elif method == "auction_result":
+            task, winner, bids, timeout = args
+            agent.deadline = deadline_for(timeout)
+            agent.auction_result(task, winner, list(bids))
+            reply = {"ok": None}
+        elif method == "plan":
+            vehicles, tasks, timeout = args
+            agent.deadline = deadline_for(timeout)
+            reply = _plans_to_json(agent.plan(list(vehicles), list(tasks)))
+        else:
+            reply = {"fault": "exception", "message": f"unknown request {method!r}"}
+        return reply
+
+
 def worker_main(conn: Connection, limits: Limits) -> None:
     """Serve the referee's requests until it closes the pipe. Never returns an agent's exception."""
-    reply: dict[str, Any]
     _prepare(limits)
     # Confined at once, while the referee starts the other agents: no agent code has run yet.
     off: list[str] = []
@@ -235,53 +300,16 @@ def worker_main(conn: Connection, limits: Limits) -> None:
             off = confine(conn.fileno(), limits.confinement)
         except OSError as exc:
             broken = f"the sandbox could not confine the agent's process: {exc}"
-    agent: Agent | None = None
-    agent_file = ""
+    session = _Session(limits, off, broken)
     while True:
         try:
             method, args = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            if broken:
-                reply = {"fault": "exception", "message": broken}
-            elif method == "setup":
-                req: SetupRequest = args
-                agent_file = str(Path(req.path).resolve())
-                try:
-                    agent = _setup(req)
-                except AgentLoadError as exc:
-                    _send(conn, {"fault": "exception", "message": str(exc), "load": True})
-                    continue
-                reply = {"ok": None, "unprotected": off}
-                if isinstance(agent, ProgramAgent) and agent.pid is not None:
-                    reply["program_pid"] = agent.pid
-            elif method == "unprotected":  # apdp sandbox
-                reply = {"ok": None, "unprotected": off}
-            elif method == "build":  # an agent program's build, confined like the agent
-                reply = run_build(read_program(Path(str(args))))
-            elif method == "probe":
-                from apdp.sandbox.probe import run
-
-                reply = run(args)
-            elif agent is None:
-                reply = {"fault": "exception", "message": f"{method} before setup"}
-            elif method == "bid":
-                task, timeout = args
-                agent.deadline = deadline_for(timeout)
-                reply = _bid_to_json(agent.bid(task))
-            elif method == "auction_result":
-                task, winner, bids, timeout = args
-                agent.deadline = deadline_for(timeout)
-                agent.auction_result(task, winner, list(bids))
-                reply = {"ok": None}
-            elif method == "plan":
-                vehicles, tasks, timeout = args
-                agent.deadline = deadline_for(timeout)
-                reply = _plans_to_json(agent.plan(list(vehicles), list(tasks)))
-            else:
-                reply = {"fault": "exception", "message": f"unknown request {method!r}"}
-        except Exception as exc:  # the agent's own error: report it, keep serving
-            reply = _fault_reply(exc, agent_file, limits.memory_bytes)
-        _send(conn, reply)
-
+        if method == THEN:  # two calls; the second only when the first went well
+            (first, first_args), (method, args) = args
+            reply = session.answer(first, first_args)
+            _send(conn, reply)
+            if "fault" in reply:
+                continue
+        _send(conn, session.answer(method, args))

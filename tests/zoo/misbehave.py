@@ -43,6 +43,14 @@ class Misbehave(Agent):
         if mode == f"flood_{phase}":
             while True:
                 print("x" * 10_000)
+        if mode == f"half_reply_{phase}":  # half a reply on the referee's pipe, then nothing
+            for fd in os.listdir("/proc/self/fd"):
+                try:
+                    if os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
+                        os.write(int(fd), b"\x00\x00\x10\x00{")
+                except OSError:
+                    continue
+            time.sleep(3600)
         if mode == f"fork_{phase}":
             if os.fork() == 0:
                 time.sleep(3600)
