@@ -23,14 +23,16 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from apdp.agent import Agent
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
 from apdp.program import PROGRAM_FILE, is_program
 from apdp.shipped import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.shipped import SHIPPED_AGENTS, SHIPPED_BASELINES, SHIPPED_TEMPLATE
+
+if TYPE_CHECKING:
+    from apdp.agent import Agent
 
 # SHIPPED_BASELINES: its agents and those of its subfolders are "shipped"; SHIPPED_TEMPLATE: the
 # course's template agent, the other shipped agent (both in the repository or in a wheel).
@@ -176,6 +178,8 @@ def registry_params() -> dict[str, dict[str, Any]]:
 
 def load_agent_class(path: Path) -> type[Agent]:
     """Import an agent file and return its agent class (AgentLoadError says what is wrong)."""
+    from apdp.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
+
     module_name = f"apdp_agent_{normalise_name(path.stem)}"
     folder = str(path.parent)
     if folder not in sys.path:

@@ -28,12 +28,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Folder of the networks that ship with apdp.
 SHIPPED_TOPOLOGIES = Path(__file__).resolve().parent.parent / "topologies"
@@ -84,6 +85,8 @@ class Topology:
     _next_hop: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        import networkx as nx  # here, not at the top: most processes never build a network
+
         index = {c: i for i, c in enumerate(self.cities)}
         neighbours: dict[str, dict[str, float]] = {c: {} for c in self.cities}
         graph: nx.Graph[str] = nx.Graph()
@@ -191,6 +194,8 @@ def parse_topology(data: Mapping[str, Any], source: str) -> Topology:
         _require(key not in seen, source, f"{label}: duplicate route")
         seen.add(key)
         roads.append(Road(a, b, d))
+    import networkx as nx
+
     graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(cities)
     graph.add_edges_from((r.a, r.b) for r in roads)

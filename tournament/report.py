@@ -24,14 +24,13 @@ from typing import Any
 from tabulate import tabulate
 
 from apdp.errors import UserError
+from tournament.choices import FORMATS as FORMATS  # the output formats
 from tournament.groups import Group, check_grouping, group_standings, label_function, stored_labels
 from tournament.pool import Pool, load_pool
 from tournament.rating import SCALE
 from tournament.stats import PooledMatch, Statistics, compute, match_json
 from tournament.tidy import TABLES, tidy_table, to_csv
 from tournament.usage import agent_usage
-
-FORMATS = ("table", "markdown", "csv", "json", "html")
 
 #: Keys of each JSON ``agents`` entry, in order.
 AGENT_FIELDS = (

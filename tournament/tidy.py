@@ -14,11 +14,9 @@ from dataclasses import asdict
 from typing import Any
 
 from apdp.errors import UserError
+from tournament.choices import TABLES as TABLES  # the tables, in the order ``--table`` lists them
 from tournament.groups import Group
 from tournament.stats import Standing, Statistics
-
-#: The tables, in the order ``--table`` lists them; ``standings`` is the default.
-TABLES = ("standings", "networks", "groups", "grid", "pairs", "faults", "profits")
 
 #: Columns of an agent's row in ``standings`` and ``networks`` (the JSON ``agents`` keys).
 STANDING_COLUMNS = (

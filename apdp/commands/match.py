@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from apdp.files import check_writable
 from apdp.lookup import searched_first
-from apdp.match import play_match
-from apdp.record import write_record
-from apdp.scenario import load_scenario
 from apdp.seeding import parse_key
-from apdp.task import Task
+
+if TYPE_CHECKING:
+    from apdp.task import Task
 
 
 def _money(x: float | None) -> str:
@@ -96,6 +95,10 @@ def match(
     ] = None,
 ) -> None:
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
+    from apdp.match import play_match  # here: `apdp --help` does not load the referee
+    from apdp.record import write_record
+    from apdp.scenario import load_scenario
+
     names = [n for a in agents for n in a.replace(",", " ").split()]
     spec = load_scenario(
         scenario,

@@ -9,7 +9,6 @@ import typer
 
 from apdp.errors import UserError
 from apdp.files import check_writable
-from apdp.pages.replay import replay_file, write_replay
 
 
 def stored_record(folder: Path, key: str) -> dict[str, object]:
@@ -34,6 +33,8 @@ def replay(
     ] = None,
 ) -> None:
     """Write a self-contained HTML replay of a match: map, auction, plans step by step, result."""
+    from apdp.pages.replay import replay_file, write_replay
+
     check_writable(out)
     if record.is_dir():
         if match is None:

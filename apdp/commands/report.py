@@ -10,8 +10,7 @@ import typer
 
 from apdp.errors import UserError
 from apdp.files import write_atomically
-from tournament.report import FORMATS, build, check_options, render, report
-from tournament.tidy import TABLES
+from tournament.choices import FORMATS, TABLES
 
 
 def report_command(
@@ -39,6 +38,8 @@ def report_command(
     ] = False,
 ) -> None:
     """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""
+    from tournament.report import build, check_options, render, report  # here: --help stays quick
+
     fmt = format.lower()
     grouping = group_by.lower() if group_by else None
     if fmt == "html":

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
 
 
 def sandbox(
@@ -16,6 +15,8 @@ def sandbox(
 
     Example: apdp sandbox --strict
     """
+    from tabulate import tabulate
+
     from apdp.sandbox.protections import check
 
     results = check()

@@ -13,10 +13,9 @@ import typer
 
 from apdp.errors import UserError
 from apdp.seeding import parse_key
-from tournament.config import make_config
-from tournament.report import report
-from tournament.run import run_tournament
-from tournament.store import STORE_FILE, ResultsStore
+
+# tournament.config, .run, .report and .store are imported where used: `apdp --help` and the other
+# commands do not load pydantic, numpy and the statistics.
 
 
 def default_jobs() -> int:
@@ -42,6 +41,8 @@ def _agent_names(agents: list[str] | None) -> list[str] | None:
 
 def _stored_seed(folder: Path) -> int | None:
     """The tournament seed stored in ``folder``'s results, or None when there are none."""
+    from tournament.store import STORE_FILE, ResultsStore
+
     if not (folder / STORE_FILE).is_file():
         return None
     store = ResultsStore.open(folder)
@@ -91,6 +92,10 @@ def tournament(
 
     Each match is stored as it ends; run the same command with the same --out to resume.
     """
+    from tournament.config import make_config
+    from tournament.report import report
+    from tournament.run import run_tournament
+
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
@@ -151,6 +156,8 @@ def tournament_key(
     With the key and the seed anyone can replay it (apdp tournament --seed S --key HEX) and also
     predict its tasks: publish the key only when no match of it is still to be played.
     """
+    from tournament.store import ResultsStore
+
     store = ResultsStore.open(folder)
     try:
         secret = store.key()

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from apdp.verify import UnreadableRecord, read_record, verify_record
-
 
 def verify(
     file: Annotated[Path, typer.Argument(help="A match record (JSON) written by apdp match --record.")],
 ) -> None:
     """Check every rule and figure of a record. Exit 0 valid, 1 invalid, 2 unreadable."""
+    from apdp.verify import UnreadableRecord, read_record, verify_record
+
     try:
         data = read_record(file)
     except UnreadableRecord as exc:
