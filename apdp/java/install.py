@@ -294,7 +294,15 @@ def install(origin: Origin, name: str, agents_dir: Path, *, compile_now: bool = 
     jdk = find_jdk()
     host = host_jar(jdk)
     name = agent_name(name)
-    agents_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        agents_dir.mkdir(parents=True, exist_ok=True)
+        return _install(jdk, host, origin, name, agents_dir, compile_now, replace, note, sources)
+    except OSError as exc:
+        raise UserError(f"cannot install {name!r} in {agents_dir}: {exc.strerror or exc}") from None
+
+
+def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, compile_now: bool, replace: bool,
+             note: str, sources: Mapping[str, str] | None) -> LogistAgent:
     target = _target(agents_dir, name, replace)
     with tempfile.TemporaryDirectory(dir=agents_dir, prefix=f".{name}.installing-") as tmp:
         staging = Path(tmp) / name
