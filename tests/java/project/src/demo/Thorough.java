@@ -79,6 +79,27 @@ public class Thorough implements AuctionBehavior {
             pairs += distribution.weight(t.pickupCity, t.deliveryCity) + distribution.reward(t.pickupCity, t.deliveryCity);
         }
         require(pairs > 0, "synthetic tasks weigh nothing");
+        checkFormats(sampler.createTask());
+    }
+
+    /** toString as the platform writes it, and the reference's Paris-Marseille figures in France. */
+    private void checkFormats(Task task) {
+        City from = task.pickupCity;
+        City next = from.neighbors().get(0);
+        Plan plan = new Plan(from);
+        plan.appendMove(next);
+        plan.appendPickup(task);
+        String expected = "[Move (" + next.name + "), Pickup (Task " + task.id + ")], " + from.distanceTo(next);
+        require(plan.toString().equals(expected), "Plan.toString: " + plan);
+        require(Plan.EMPTY.toString().equals("[], 0.0"), "Plan.EMPTY: " + Plan.EMPTY);
+        require(from.toString().equals(from.name), "City.toString");
+        if (topology.toString().equalsIgnoreCase("france")) {
+            City paris = topology.parseCity("Paris");
+            City marseille = topology.parseCity("Marseille");
+            require(paris.distanceTo(marseille) == 782.0 && paris.distanceUnitsTo(marseille) == 782000L,
+                    "Paris-Marseille is not 782 km");
+            require(paris.pathTo(marseille).toString().equals("[Lyon, Marseille]"), "Paris-Marseille path");
+        }
     }
 
     private void checkSettings() {
