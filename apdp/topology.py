@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
+from apdp.shipped import SHIPPED_TOPOLOGIES
 
 if TYPE_CHECKING:
     import networkx as nx
 
 #: Folder of the networks that ship with apdp.
-SHIPPED_TOPOLOGIES = Path(__file__).resolve().parent.parent / "topologies"
 
 
 class TopologyError(UserError):

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from apdp.discovery import PROJECT_ROOT
 from apdp.errors import UserError
 from apdp.scenario import Limits, Timeouts
+from apdp.shipped import SHIPPED_TEMPLATE
 
 #: Strategies whose prompt is rendered directly from a template (GEN starts from A1).
 PROMPT_STRATEGIES = ("a1", "a2")
 #: The course template agent that A1 and A2 include verbatim.
-TEMPLATE_AGENT = PROJECT_ROOT / "agents" / "template.py"
+TEMPLATE_AGENT = SHIPPED_TEMPLATE
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _HEADER = re.compile(r"\A<!--.*?-->\s*\n", re.DOTALL)
