@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from apdp.discovery import is_shipped
 from apdp.errors import UserError
+from apdp.lookup import searched_first
 from apdp.seeding import parse_key
 
 # tournament.config, .run, .report and .store are imported where used: `apdp --help` and the other
@@ -53,6 +56,14 @@ def _stored_seed(folder: Path) -> int | None:
     return seed if isinstance(seed, int) else None
 
 
+def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
+    """The line that says who plays when no --agents was given: the shipped agents and the user's."""
+    shipped = [n for n, p in zip(names, paths, strict=True) if is_shipped(p)]
+    yours = [n for n, p in zip(names, paths, strict=True) if not is_shipped(p)]
+    line = f"no --agents: every agent found plays, {len(shipped)} shipped ({', '.join(shipped) or 'none'})"
+    return line + (f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours")
+
+
 def tournament(
     topology: Annotated[
         str | None,
@@ -60,7 +71,11 @@ def tournament(
     ] = None,
     agents: Annotated[
         list[str] | None,
-        typer.Option("--agents", "-a", help="Agents, comma-separated (default: every shipped agent)."),
+        typer.Option(
+            "--agents", "-a",
+            help="Agents, comma-separated (default: every agent found: the shipped ones and yours, in ./agents, "
+                 "--agents-dir and $APDP_AGENTS).",
+        ),
     ] = None,
     repeat: Annotated[
         int, typer.Option(help="Tournaments per network, with seeds SEED, SEED+1, ...")
@@ -87,6 +102,9 @@ def tournament(
                           "(default: the stored one, or a new one)."),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar and no report: one line at the end.")] = False,
+    agents_dir: Annotated[
+        Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
+    ] = None,
 ) -> None:
     """Play a double all-play-all: every pair twice, companies swapped, on the same tasks.
 
@@ -109,20 +127,23 @@ def tournament(
     if seed is None:
         stored = _stored_seed(folder)
         seed = secrets.randbits(62) if stored is None else stored  # < 2**62, as make_config wants
-    config = make_config(
-        topology=topology,
-        agents=_agent_names(agents),
-        seed=seed,
-        repeat=repeat,
-        scenario_file=str(scenario) if scenario is not None else None,
-        overrides={
-            "tasks": tasks,
-            "timeouts.setup": setup_timeout,
-            "timeouts.bid": bid_timeout,
-            "timeouts.plan": plan_timeout,
-        },
-    )
+    with searched_first("APDP_AGENTS", agents_dir):
+        config = make_config(
+            topology=topology,
+            agents=_agent_names(agents),
+            seed=seed,
+            repeat=repeat,
+            scenario_file=str(scenario) if scenario is not None else None,
+            overrides={
+                "tasks": tasks,
+                "timeouts.setup": setup_timeout,
+                "timeouts.bid": bid_timeout,
+                "timeouts.plan": plan_timeout,
+            },
+        )
     if not quiet:
+        if not agents:
+            typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)
         typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
         from apdp.sandbox.protections import warning
 

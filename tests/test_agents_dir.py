@@ -1,0 +1,56 @@
+"""Where a user's agents come from: ./agents, ``--agents-dir DIR`` or ``$APDP_AGENTS``; and a
+tournament without ``--agents`` says who it plays (the shipped agents and the user's)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from apdp.cli import app
+from apdp.commands.tournament import every_agent_found
+from apdp.shipped import SHIPPED_BASELINES, SHIPPED_TEMPLATE
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working folder, and the user's agent in a folder of its own, ``mine/``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("APDP_AGENTS", raising=False)
+    (tmp_path / "mine").mkdir()
+    shutil.copy(SHIPPED_TEMPLATE, tmp_path / "mine" / "me.py")
+    (tmp_path / "mine" / "me.py").write_text(
+        (tmp_path / "mine" / "me.py").read_text().replace("class Template", "class Me")
+    )
+    return tmp_path
+
+
+def test_match_and_tournament_find_agents_in_agents_dir(elsewhere: Path) -> None:
+    runner = CliRunner()
+    pair = ["--agents", "me", "--agents", "template"]
+    missing = runner.invoke(app, ["match", *pair, "--topology", "ch", "--tasks", "2"])
+    assert missing.exit_code != 0 and "no agent named 'me'" in str(missing.exception)
+    played = runner.invoke(app, ["match", *pair, "--topology", "ch", "--tasks", "2", "--seed", "1", "--quiet",
+                                 "--agents-dir", "mine"])
+    assert played.exit_code == 0, played.output
+    assert "APDP_AGENTS" not in os.environ  # the search path is the command's alone
+    run = runner.invoke(app, ["tournament", "--agents", "me,template", "--topology", "ch", "--tasks", "2",
+                              "--seed", "1", "--quiet", "--jobs", "1", "--out", "r", "--agents-dir", "mine"])
+    assert run.exit_code == 0, run.output
+    assert "2 matches in r" in run.stdout
+
+
+def test_a_missing_agents_dir_is_one_line(elsewhere: Path) -> None:
+    out = CliRunner().invoke(app, ["match", "--agents", "me", "--agents", "template", "--agents-dir", "nowhere"])
+    assert out.exit_code != 0 and "nowhere: no such folder" in str(out.exception)
+
+
+def test_without_agents_the_line_names_the_shipped_agents_and_the_users() -> None:
+    shipped = [str(SHIPPED_BASELINES / "naive.py"), str(SHIPPED_TEMPLATE)]
+    line = every_agent_found(["naive", "template", "me"], [*shipped, "/home/u/agents/me.py"])
+    assert line == "no --agents: every agent found plays, 2 shipped (naive, template) and 1 of yours (me)"
+    alone = every_agent_found(["naive", "template"], shipped)
+    assert alone.endswith("2 shipped (naive, template) and none of yours")
