@@ -88,7 +88,7 @@ def _file_hash(path: str) -> str:
 
 
 def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
-    """(name, file) of each agent named, or of every shipped agent when ``names`` is None."""
+    """(name, file) of each agent named, or of every agent found (shipped and the user's) when ``names`` is None."""
     sources = available_agents() if names is None else [find_agent(n) for n in names]
     seen: set[str] = set()
     for s in sources:
@@ -130,7 +130,7 @@ def make_config(
 ) -> TournamentConfig:
     """Check every option and build the configuration; a bad one raises UserError (one line).
 
-    ``topology`` None takes the scenario's network; ``agents`` None takes every shipped agent;
+    ``topology`` None takes the scenario's network; ``agents`` None takes every agent found;
     ``overrides`` are scenario overrides (``{"tasks": 5, "timeouts.bid": 1.0}``, None ignored).
     """
     if repeat < 1:
