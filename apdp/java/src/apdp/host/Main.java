@@ -235,7 +235,9 @@ public final class Main {
             Map<String, Object> pair = map(item, "pair");
             int a = city(pair.get("pickup")).id;
             int b = city(pair.get("delivery")).id;
-            probability[a][b] = number(pair.get("probability"));
+            // a Logist configuration also gives the platform's own (unnormalised) value: agents see that
+            Object platform = pair.get("platform_probability");
+            probability[a][b] = number(platform != null ? platform : pair.get("probability"));
             weight[a][b] = (int) number(pair.get("weight"));
             Object r = pair.get("reward");
             reward[a][b] = r == null ? 0 : (int) number(r);
