@@ -109,7 +109,7 @@ def test_output_is_captured_and_bounded() -> None:
         [MISBEHAVE, "template"], seed=1,
     )
     assert len(flood["output"][0]) <= 4 * 1024 + 256
-    assert "output limit reached" in flood["output"][0]
+    assert "stdout limit reached" in flood["output"][0]
 
 
 def test_agent_cannot_see_the_referee(tmp_path: Path) -> None:
