@@ -112,13 +112,19 @@ def _outermost(paths: Iterable[str]) -> list[str]:
 
 
 _static_rules: list[landlock.Rule] = []
+#: The folders of :func:`readable_paths` that lie under /tmp (a virtualenv there, or apdp itself as a
+#: Ray cluster ships it, in /tmp/ray): the agent's private /tmp hides them, so they are bound back
+#: into it, read-only (:func:`_private_tmp`); what an agent may read stays what Landlock allows.
+_readable_under_tmp: list[str] = []
 
 
 def prepare() -> None:
     """Open the rules every agent shares, once, in the zygote (so each agent process starts fast)."""
     if _static_rules or sys.platform != "linux":
         return
-    wanted = [(p, landlock.READ) for p in readable_paths()]
+    readable = readable_paths()
+    _readable_under_tmp[:] = [p for p in readable if p.startswith("/tmp/")]
+    wanted = [(p, landlock.READ) for p in readable]
     wanted += [(p, landlock.READ_FILE | landlock.WRITE_FILE) for p in DEVICES]
     for path, rights in wanted:
         rule = landlock.open_rule(path, rights)
@@ -183,22 +189,26 @@ def _namespaces(c: Confinement, agent_dir: str) -> tuple[str, list[str]]:
 
 
 def _private_tmp(size: str, agent_dir: str, writable: tuple[str, ...]) -> str:
-    """Mount a private tmpfs on /tmp, with the agent's own folder (if it was under /tmp) bound back
-    into it, read-only, at the same path (and its ``writable`` folders in it, writable)."""
-    kept: list[tuple[str, int]] = []
+    """Mount a private tmpfs on /tmp, with the agent's own folder (if it was under /tmp) and the
+    folders every agent may read that were under /tmp bound back into it, read-only, at the same
+    paths (and the agent's ``writable`` folders in its own folder, writable)."""
+    kept: list[tuple[str, int, bool]] = []  # (path, its folder, read-only), outer folders first
     try:
+        shown = {p for p in _readable_under_tmp if os.path.isdir(p)}
         if agent_dir.startswith("/tmp/"):
-            kept.append((agent_dir, os.open(agent_dir, os.O_PATH)))
-            kept += [(w, os.open(w, os.O_PATH)) for w in writable if w.startswith(agent_dir + "/")]
+            shown.add(agent_dir)
+        kept += [(p, os.open(p, os.O_PATH), True) for p in sorted(shown, key=len)]
+        if agent_dir.startswith("/tmp/"):
+            kept += [(w, os.open(w, os.O_PATH), False) for w in writable if w.startswith(agent_dir + "/")]
         mount("apdp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
-        for i, (path, fd) in enumerate(kept):
-            if i == 0:
+        for path, fd, read_only in kept:
+            if read_only:
                 os.makedirs(path, exist_ok=True)
             mount(f"/proc/self/fd/{fd}", path, None, MS_BIND, None)
-            if i == 0:
+            if read_only:
                 mount("none", path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
     finally:
-        for _, fd in kept:
+        for _, fd, _ in kept:
             os.close(fd)
     return "/tmp"
 
