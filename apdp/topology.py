@@ -263,9 +263,25 @@ def available_topologies() -> list[str]:
     return sorted({p.stem for p in _candidates().values()})
 
 
+#: Networks this process was handed by name (see :func:`remember_topology`); None: the name is unknown.
+_remembered: dict[str, Topology | None] = {}
+
+
+def remember_topology(name_or_path: str, topology: Topology | None) -> None:
+    """Make :func:`load_topology` answer ``name_or_path`` with ``topology`` in this process (None:
+    as an unknown name). A tournament's worker on another machine is handed the parent's networks
+    so: it plays them, and records them, as the parent would have."""
+    _remembered[name_or_path] = topology
+
+
 def load_topology(name_or_path: str) -> Topology:
     """Select a network by code, name or alias in any case (``fr``, ``France``), or by file path
     (a ``.toml`` file, or a Logist topology ``.xml`` file)."""
+    if name_or_path in _remembered:
+        remembered = _remembered[name_or_path]
+        if remembered is None:
+            raise TopologyError(f"unknown topology {name_or_path!r}")
+        return remembered
     return _load_cached(name_or_path, tuple(str(d) for d in topology_dirs()))
 
 

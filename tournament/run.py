@@ -10,8 +10,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from apdp.discovery import AgentSource
+from apdp.discovery import AgentSource, registry_params
 from apdp.identity import agent_identity
 from apdp.scenario import Scenario
 from tournament.config import TournamentConfig
@@ -20,6 +21,7 @@ from tournament.executor import PlayFunction, run_matches
 from tournament.logs import LogEvents, RunLog, worker_logging
 from tournament.progress import ProgressBar
 from tournament.progress_lines import ProgressLines
+from tournament.ray_executor import RayCluster, RaySession
 from tournament.schedule import MatchSpec, double_round_robin
 from tournament.store import ResultsStore, StoreWriter
 
@@ -36,13 +38,19 @@ class PlayMatch:
     scenario: Scenario
     paths: Mapping[str, str]
     key: bytes = field(repr=False)
+    #: each agent's identity and the agents' parameter files, as the parent read them (None: the
+    #: worker reads them)
+    identities: Mapping[str, dict[str, Any]] | None = None
+    registry: dict[str, dict[str, Any]] | None = None
 
     def __call__(self, match: MatchSpec) -> Record:
         from apdp.match import play_match  # imported in the worker, where it runs
 
         scenario = self.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
         agents = [AgentSource(name, Path(self.paths[name])) for name in match.agents]
-        return play_match(scenario, agents, seed=match.seed, key=self.key)
+        identities = None if self.identities is None else [self.identities[name] for name in match.agents]
+        return play_match(scenario, agents, seed=match.seed, key=self.key, identities=identities,
+                          registry=self.registry)
 
 
 @dataclass
@@ -85,23 +93,44 @@ def run_tournament(
     play: PlayFunction | None = None,
     observers: Sequence[TournamentEvents] = (),
     key: bytes | None = None,
+    ray: RayCluster | None = None,
 ) -> RunSummary:
     """Play the tournament into the store of ``out``, skipping the matches already stored.
 
     ``play`` replaces the real match (tests); ``observers`` get every event after the store.
     ``key`` is the tournament's secret key: None keeps the store's (a new store makes one); a key
     given replays a published tournament, and a store holding another key is refused.
+    ``ray``: play on a Ray cluster (:mod:`tournament.ray_executor`) instead of ``jobs`` local
+    worker processes, connected before anything is written; the stored results are the same.
     """
-    out = Path(out)
+    if ray is None or play is not None:
+        return _run(config, Path(out), jobs, progress, play, observers, key, None)
+    from tournament.ray_executor import connected
+
+    with connected(ray) as session:
+        return _run(config, Path(out), jobs, progress, play, observers, key, session)
+
+
+def _run(
+    config: TournamentConfig,
+    out: Path,
+    jobs: int,
+    progress: bool,
+    play: PlayFunction | None,
+    observers: Sequence[TournamentEvents],
+    key: bytes | None,
+    ray: RaySession | None,
+) -> RunSummary:
     store = ResultsStore.create_or_resume(out, config.to_json(), key)
     secret = store.key()
     assert secret is not None  # create_or_resume stores one
     try:
-        if config.agent_paths:  # each agent's identity as it plays now (kept from the first run)
-            store.add_identities({
-                name: agent_identity(name, path)
-                for name, path in zip(config.agents, config.agent_paths, strict=True)
-            })
+        # each agent's identity as it plays now (the store keeps those of the first run)
+        identities = {
+            name: agent_identity(name, path) for name, path in zip(config.agents, config.agent_paths, strict=True)
+        } if config.agent_paths else {}
+        if identities:
+            store.add_identities(identities)
         schedule = schedule_of(config)
         done = store.finished_keys()
         todo = [m for m in schedule if m.key not in done]
@@ -116,16 +145,20 @@ def run_tournament(
             events.on_start(len(schedule), len(schedule) - len(todo))
             interrupted = True
             try:
-                run_matches(
-                    todo,
-                    play or PlayMatch(
-                        config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret
-                    ),
-                    events,
-                    jobs=jobs,
-                    initializer=worker_logging,
-                    initargs=(run_log.queue, run_log.level),
-                )
+                if ray is not None:
+                    ray.play(todo, config, secret, identities, events)
+                else:
+                    run_matches(
+                        todo,
+                        play or PlayMatch(
+                            config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
+                            identities, registry_params(),
+                        ),
+                        events,
+                        jobs=jobs,
+                        initializer=worker_logging,
+                        initargs=(run_log.queue, run_log.level),
+                    )
                 interrupted = False
             finally:
                 summary.seconds = time.perf_counter() - started

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,9 @@ from apdp.discovery import is_shipped
 from apdp.errors import UserError
 from apdp.lookup import searched_first
 from apdp.seeding import parse_key
+
+if TYPE_CHECKING:
+    from tournament.ray_executor import RayCluster
 
 # tournament.config, .run, .report and .store are imported where used: `apdp --help` and the other
 # commands do not load pydantic, numpy and the statistics.
@@ -64,6 +67,33 @@ def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
     return line + (f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours")
 
 
+def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayCluster | None:
+    """The Ray cluster the options ask for (None: the local executor); bad options raise UserError.
+
+    ``--jobs`` is at most this machine's cores, except on a cluster given by ``--address``, where
+    it caps the matches at once (default: one per CPU of the cluster).
+    """
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    if address is not None and executor != "ray":
+        raise UserError("--address is for --executor ray")
+    if jobs is not None and jobs > default_jobs() and address is None:
+        raise UserError(
+            f"--jobs {jobs} is more than the {default_jobs()} cores here: agents would share cores and "
+            f"run out of time unfairly; use --jobs {default_jobs()} or fewer"
+        )
+    if executor == "local":
+        return None
+    from tournament.ray_executor import RayCluster, import_ray
+
+    import_ray(local=address is None)  # one line saying how to install it, when it is missing
+    if address is None:
+        return RayCluster(None, cpus=jobs or default_jobs(), jobs=jobs)
+    return RayCluster(address, jobs=jobs)
+
+
 def tournament(
     topology: Annotated[
         str | None,
@@ -102,6 +132,14 @@ def tournament(
                           "(default: the stored one, or a new one)."),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar and no report: one line at the end.")] = False,
+    executor: Annotated[
+        str, typer.Option(help="Where matches run: local (processes on this machine) or ray (a Ray cluster).")
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
+                          "joined with `ray start` (default: a new cluster of this machine alone)."),
+    ] = None,
     agents_dir: Annotated[
         Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
     ] = None,
@@ -114,14 +152,8 @@ def tournament(
     from tournament.report import report
     from tournament.run import run_tournament
 
+    cluster = ray_cluster(executor, address, jobs)
     jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise UserError(f"--jobs must be at least 1, got {jobs}")
-    if jobs > default_jobs():
-        raise UserError(
-            f"--jobs {jobs} is more than the {default_jobs()} cores here: agents would share cores and "
-            f"run out of time unfairly; use --jobs {default_jobs()} or fewer"
-        )
     secret = None if key is None else parse_key(key)
     folder = out if out is not None else new_results_folder()
     if seed is None:
@@ -150,7 +182,7 @@ def tournament(
         unprotected = warning()
         if unprotected:
             typer.echo(unprotected, err=True)
-    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret)
+    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret, ray=cluster)
     if summary.errors:
         for message in summary.error_messages[:10]:
             typer.echo(f"not played: {message}", err=True)
