@@ -88,11 +88,17 @@ class Pool:
 
 
 def join(group: str | None) -> bool:
-    """Move this process into ``group``; False if there is none or the move failed."""
+    """Move this (single-threaded) process into ``group``; False if there is none or it failed.
+
+    In cgroup v1 the move goes through ``tasks`` (this thread alone, which is the whole process):
+    moving through ``cgroup.procs`` takes the kernel's thread-group lock, whose writer waits for an
+    RCU grace period, up to tens of milliseconds per agent.
+    """
     if group is None:
         return False
+    v1 = group.startswith(_V1 + "/")
     try:
-        _write(os.path.join(group, "cgroup.procs"), "0")
+        _write(os.path.join(group, "tasks" if v1 else "cgroup.procs"), "0")
     except OSError:
         return False
     return True
