@@ -91,8 +91,13 @@ def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents",
 
 def main() -> None:
     """Entry point: a user's mistake prints one line and exits 2, never a traceback."""
+    args = spread_multi_values(sys.argv[1:])
+    if args[:1] == ["tournament"]:
+        from apdp.commands.tournament import start_early
+
+        start_early(args[1:])  # its workers' fork server loads the referee while the options are read
     try:
-        code = app(args=spread_multi_values(sys.argv[1:]), prog_name="apdp", standalone_mode=False)
+        code = app(args=args, prog_name="apdp", standalone_mode=False)
     except click_errors.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else str(exc))
         sys.exit(0)

@@ -38,6 +38,9 @@ log = logging.getLogger("apdp.tournament")
 
 #: A picklable function that plays one match in a worker and returns its record.
 PlayFunction = Callable[[MatchSpec], Record]
+#: Modules the fork server loads once, before it forks any worker: each worker starts with the
+#: referee loaded instead of importing it (numpy, pydantic, ...) on its first match.
+WORKER_MODULES = ("apdp.match", "tournament.run")
 
 
 def _watch_parent(lifeline: Connection) -> None:
@@ -107,12 +110,19 @@ def _ctrl_c_deferred() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+def start_fork_server() -> None:
+    """Start the fork server now if it is not running, loading :data:`WORKER_MODULES`: a command
+    calls this first thing, so the server loads the referee while the parent reads its options."""
+    _start_fork_server_deaf_to_ctrl_c()
+
+
 def _start_fork_server_deaf_to_ctrl_c() -> None:
     """Start the fork server (if not yet running) with SIGINT ignored, which its children inherit."""
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread may change signal handlers (and only it gets SIGINT)
     from multiprocessing import forkserver
 
+    forkserver.set_forkserver_preload(list(WORKER_MODULES))  # read only when it starts
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         forkserver.ensure_running()

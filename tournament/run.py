@@ -79,6 +79,15 @@ class RunSummary(TournamentEvents):
         self.error_messages.append(f"{match.key}: {message}")
 
 
+def _worker_start(queue: Any, level: int) -> None:
+    """A worker's first steps: its log goes to the run's, and its zygote starts at once (it loads
+    apdp in a fresh interpreter while the worker waits for its first match)."""
+    from apdp.sandbox.process import Zygote
+
+    worker_logging(queue, level)
+    Zygote.get()
+
+
 def schedule_of(config: TournamentConfig) -> list[MatchSpec]:
     """Every match of the configured tournaments."""
     return double_round_robin(config.agents, config.topologies, config.seed, config.repeat)
@@ -156,7 +165,7 @@ def _run(
                         ),
                         events,
                         jobs=jobs,
-                        initializer=worker_logging,
+                        initializer=_worker_start,
                         initargs=(run_log.queue, run_log.level),
                     )
                 interrupted = False

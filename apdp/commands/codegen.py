@@ -7,19 +7,21 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from apdp.codegen.client import ChatClient
-from apdp.codegen.languages import language as lang_of
-from apdp.codegen.loop import STRATEGIES, RunSettings, run
-from apdp.codegen.prompts import PROMPT_STRATEGIES
 from apdp.discovery import find_agent
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.program import is_program
-from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig, check_agent
+
+if TYPE_CHECKING:
+    from apdp.codegen.client import ChatClient
+    from apdp.testing import CheckConfig
+
+# The prompts, the check (the referee) and the generation loop are imported by the commands that use
+# them: `apdp --help` and the other commands do not load them.
 
 codegen_app = typer.Typer(
     name="codegen",
@@ -58,6 +60,8 @@ def _check_config(
     topologies: list[str] | None,
     scenario: Path | None,
 ) -> CheckConfig:
+    from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig
+
     timeouts = {
         k: v for k, v in (("setup", setup_timeout), ("bid", bid_timeout), ("plan", plan_timeout)) if v is not None
     }
@@ -80,6 +84,8 @@ def prompt(
     language: Language = "python",
 ) -> None:
     """Render a generation prompt (the rules, the API, the template agent verbatim)."""
+    from apdp.codegen.languages import language as lang_of
+
     rendered = lang_of(language).strategy_prompt(strategy.lower())
     if out is None:
         sys.stdout.write(rendered.text)
@@ -105,6 +111,9 @@ def ingest(
     language: Language = "python",
 ) -> None:
     """Extract the agent from a model's reply and write it with its provenance."""
+    from apdp.codegen.languages import language as lang_of
+    from apdp.codegen.prompts import PROMPT_STRATEGIES
+
     if reply == "-":
         text = sys.stdin.read()
     else:
@@ -147,6 +156,8 @@ def check(
 
     Exit 0 when clean, 1 when the agent faulted, 2 on bad usage.
     """
+    from apdp.testing import check_agent
+
     config = _check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario)
     local = agents_dir / f"{name}.py"
     target = str(local) if not name.endswith(".py") and local.is_file() else name
@@ -204,6 +215,10 @@ def run_command(
     The API key is read from OPENAI_API_KEY. Exit 0 when the agent kept is clean, 1 when it still
     faults after K repairs, 2 on bad usage or when the endpoint cannot answer.
     """
+    from apdp.codegen.client import ChatClient
+    from apdp.codegen.languages import language as lang_of
+    from apdp.codegen.loop import STRATEGIES, RunSettings, run
+
     strategy = strategy.lower()
     if strategy not in STRATEGIES:
         raise UserError(f"unknown --strategy {strategy!r}; use one of {', '.join(STRATEGIES)}")

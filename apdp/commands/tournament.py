@@ -67,6 +67,16 @@ def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
     return line + (f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours")
 
 
+def start_early(args: list[str]) -> None:
+    """Start the local executor's fork server before the command line is even parsed, unless the
+    arguments ask for Ray or for help (a bad command line just leaves it unused)."""
+    if any(a in ("--executor", "-h", "--help") or a.startswith("--executor=") for a in args):
+        return
+    from tournament.executor import start_fork_server
+
+    start_fork_server()
+
+
 def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayCluster | None:
     """The Ray cluster the options ask for (None: the local executor); bad options raise UserError.
 
@@ -153,6 +163,10 @@ def tournament(
     from tournament.run import run_tournament
 
     cluster = ray_cluster(executor, address, jobs)
+    if cluster is None:
+        from tournament.executor import start_fork_server
+
+        start_fork_server()  # it loads the referee for the workers while this process reads the options
     jobs = default_jobs() if jobs is None else jobs
     secret = None if key is None else parse_key(key)
     folder = out if out is not None else new_results_folder()
