@@ -1,9 +1,12 @@
-"""Matches per second of a tournament of the baseline field at --jobs 1 and --jobs 2, and the ratio.
+"""Matches per second of a tournament of the baseline field at --jobs 1, --jobs 2 and on a local
+two-CPU Ray cluster (--executor ray), side by side, and the ratios.
 
-Goal: jobs 2 / jobs 1 >= 1.8 on a 2-core machine. Both runs play the same schedule (same seeds) into
-fresh folders, one after the other, and must end with the same outcomes.
+Goals on a 2-core machine: jobs 2 / jobs 1 >= 1.8; Ray / jobs 2 >= 0.9 (the baselines are CPU-bound
+agents). The runs play the same schedule (same seeds and key) into fresh folders, one after the other,
+and must end with the same outcomes. The Ray cluster is started before its run and stopped after it;
+its start is not counted, its workers' start is.
 
-    python bench/tournament.py [--topology france] [--tasks 20] [--repeat 1] [--agents a,b,c]
+    python bench/tournament.py [--topology france] [--tasks 20] [--repeat 1] [--agents a,b,c] [--no-ray]
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from apdp.discovery import PROJECT_ROOT, available_agents  # noqa: E402
 from tournament.config import make_config  # noqa: E402
+from tournament.ray_executor import RayCluster  # noqa: E402
 from tournament.run import run_tournament  # noqa: E402
 from tournament.store import ResultsStore  # noqa: E402
 
@@ -53,6 +57,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--agents", default=None, help="default: every agent in baselines/")
+    parser.add_argument("--no-ray", action="store_true", help="skip the run on Ray")
     args = parser.parse_args()
     if args.agents:
         agents = args.agents.split(",")
@@ -65,24 +70,31 @@ def main() -> None:
     print(f"field: {', '.join(config.agents)}; {args.topology}, {args.tasks} tasks, "
           f"repeat {args.repeat}")
     load = os.getloadavg()[0]
-    rates: dict[int, float] = {}
+    rates: dict[str, float] = {}
     results = {}
+    key = bytes(range(32))  # one key: every run plays the same tasks
+    runs: list[tuple[str, int, RayCluster | None]] = [("--jobs 1", 1, None), ("--jobs 2", 2, None)]
+    if not args.no_ray:
+        runs.append(("ray, 2 CPUs", 2, RayCluster(None, cpus=2)))
     with tempfile.TemporaryDirectory() as tmp:
-        for jobs in (1, 2):
-            out = Path(tmp) / f"jobs{jobs}"
+        for label, jobs, ray in runs:
+            out = Path(tmp) / label.replace(" ", "").replace(",", "")
             before = cpu_times()
-            summary = run_tournament(config, out, jobs=jobs, progress=False)
+            summary = run_tournament(config, out, jobs=jobs, progress=False, key=key, ray=ray)
             busy, total = (a - b for a, b in zip(cpu_times(), before, strict=True))
-            rates[jobs] = summary.played / summary.seconds
-            results[jobs], match_seconds = outcomes(out)
-            print(f"--jobs {jobs}: {summary.played} matches in {summary.seconds:.1f} s = "
-                  f"{rates[jobs]:.2f} matches/s ({summary.faulted} with faults, "
+            rates[label] = summary.played / summary.seconds
+            results[label], match_seconds = outcomes(out)
+            print(f"{label:>12}: {summary.played} matches in {summary.seconds:.1f} s = "
+                  f"{rates[label]:.2f} matches/s ({summary.faulted} with faults, "
                   f"{summary.errors} errors); matches in flight on average "
                   f"{match_seconds / summary.seconds:.2f}; machine busy {busy / max(total, 1):.0%}")
     print(f"cores: {os.cpu_count()}; load average before: {load:.2f} (a busy machine when "
           "jobs 1 runs means other work: it lowers the ratio)")
-    print(f"ratio jobs 2 / jobs 1: {rates[2] / rates[1]:.2f}x (goal >= 1.8x)")
-    print(f"same outcomes: {'yes' if results[1] == results[2] else 'NO'}")
+    print(f"ratio jobs 2 / jobs 1: {rates['--jobs 2'] / rates['--jobs 1']:.2f}x (goal >= 1.8x)")
+    if "ray, 2 CPUs" in rates:
+        print(f"ratio ray / jobs 2: {rates['ray, 2 CPUs'] / rates['--jobs 2']:.2f}x (goal >= 0.90x)")
+    same = all(r == results["--jobs 1"] for r in results.values())
+    print(f"same outcomes: {'yes' if same else 'NO'}")
 
 
 if __name__ == "__main__":
