@@ -145,7 +145,8 @@ def test_an_agent_program_is_confined_like_a_python_agent(tmp_path: Path) -> Non
     finally:
         del os.environ["APDP_TEST_SECRET"]
     assert record["result"]["faults"] == []
-    assert "refused: Permission denied" in record["output"][0]
+    # refused: denied by Landlock, or not even there (a clone under /tmp is hidden by its private /tmp)
+    assert "refused:" in record["output"][0] and "WROTE" not in record["output"][0]
     assert not outside.exists()
     assert "APDP_TEST_SECRET" not in record["output"][0] and "APDP_AGENT_DIR" in record["output"][0]
 
