@@ -54,16 +54,21 @@ def check_free(name: str, agents_dir: Path, code: str | None = None, force: bool
                 "pass --force to replace it"
             )
         return path
+    refuse_shadowing(name, path)
+    return path
+
+
+def refuse_shadowing(name: str, path: Path) -> None:
+    """UserError if another agent already answers to ``name`` (a new one at ``path`` would shadow it)."""
     try:
         other = find_agent(name)
     except AgentNotFound:
-        return path
+        return
     if other.path.resolve() != path.resolve():
         raise UserError(
             f"an agent named {name!r} already exists at {other.path}; a new one would shadow it: "
             "choose another --name or pass --force"
         )
-    return path
 
 
 def ingest_code(

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
-from apdp.codegen.ingest import IngestedAgent, agent_path
+from apdp.codegen.ingest import IngestedAgent, agent_path, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
 from apdp.codegen.provenance import Provenance, write_sidecar
-from apdp.discovery import AgentNotFound, find_agent
 from apdp.errors import UserError
 from apdp.scenario import Limits, Timeouts
 
@@ -111,12 +110,8 @@ def check_free_java(name: str, agents_dir: Path, code: str | None = None, force:
             raise UserError(f"{path} already exists and holds a different agent; choose another --name or "
                             "pass --force to replace it")
         return path
-    try:
-        other = find_agent(name)
-    except AgentNotFound:
-        return path
-    raise UserError(f"an agent named {name!r} already exists at {other.path}; a new one would shadow it: "
-                    "choose another --name or pass --force")
+    refuse_shadowing(name, path)
+    return path
 
 
 def ingest_java(
