@@ -406,6 +406,40 @@ def test_attack_gains_nothing(world: World, mode: str, first: bool) -> None:
     assert not problems, f"{mode} ({SIMPLE[mode]}):\n" + "\n".join(problems)
 
 
+#: The attacks an agent program (any language: here the attacker run by apdp's protocol host, a
+#: process of its own under the agent process) tries too: the sandbox is inherited, not re-applied.
+PROGRAM_MODES = ["kill", "stop", "spy", "environ", "write", "disk", "forkbomb", "daemon", "network"]
+
+
+@pytest.mark.parametrize("mode", PROGRAM_MODES, ids=PROGRAM_MODES)
+def test_attack_from_an_agent_program_gains_nothing(world: World, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Outside /tmp: under it, the program's folder would be bound into its private /tmp, and paths
+    # of the test's own folder would exist there (empty) for the attacker to write into, harmlessly.
+    outside = Path(tempfile.mkdtemp(prefix="apdp-attacker-", dir="/var/tmp"))
+    program = outside / "attacker"
+    program.mkdir()
+    shutil.copy(ATTACKER, program / "agent.py")
+    (program / "agent.toml").write_text(
+        f'command = ["{sys.executable}", "-m", "apdp.protocol.host", "{{dir}}/agent.py"]\n'
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ATTACKER", str(program))
+    monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
+    if mode == "network":
+        problems = network_problems(world, True)
+    else:
+        record, _, problems = play_attack(world, mode, True)
+        if mode in ("kill", "stop") and record is not None:
+            # The program may signal only its own agent's processes (Landlock scoping): killing or
+            # stopping its own agent process is suicide, a fault of the attacker's own making. What
+            # must hold: the opponent plays on unharmed and wins, the referee finishes.
+            own_doing = ("the attacker was faulted", "the record differs", "the attacker printed: SIGNALLED")
+            problems = [p for p in problems if not p.startswith(own_doing)]
+            if record["result"]["winner"] != 1:
+                problems.append(f"the opponent did not win: {record['result']}")
+    shutil.rmtree(outside, ignore_errors=True)
+    assert not problems, f"{mode} from an agent program:\n" + "\n".join(problems)
+
+
 @SEATS
 def test_own_generator_reveals_neither_the_seed_nor_the_tasks(world: World, first: bool) -> None:
     """The attacker prints its generator's seed and brute-forces the (small, public) match seed
@@ -431,6 +465,12 @@ def test_own_generator_reveals_neither_the_seed_nor_the_tasks(world: World, firs
 def test_network_is_unreachable(world: World, first: bool) -> None:
     """TCP, UDP, abstract and pathname unix sockets the test listens on get nothing; a port the
     attacker listens on cannot be reached from the machine."""
+    problems = network_problems(world, first)
+    assert not problems, "\n".join(problems)
+
+
+def network_problems(world: World, first: bool) -> list[str]:
+    """Play the network attack against listeners of the test's; every way it reached one."""
     tcp = socket.create_server(("127.0.0.1", 0))
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind(("127.0.0.1", 0))
@@ -465,7 +505,7 @@ def test_network_is_unreachable(world: World, first: bool) -> None:
     finally:
         for s in listeners.values():
             s.close()
-    assert not problems, "\n".join(problems)
+    return problems
 
 
 def apdp_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:

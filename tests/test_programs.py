@@ -176,3 +176,28 @@ def test_the_cpu_of_an_agent_program_is_measured(tmp_path: Path) -> None:
     assert record["result"]["faults"] == []
     cpu = record["timing"]["agents"][0]["cpu"]
     assert cpu["bid"] >= 0.4 and cpu["plan"] < 0.3
+
+
+def _python_as_program(tmp_path: Path, agent_file: Path, name: str) -> Path:
+    """An agent program that runs a Python agent file through apdp's reference protocol host."""
+    import sys
+
+    folder = tmp_path / "agents" / name
+    folder.mkdir(parents=True)
+    shutil.copy(agent_file, folder / "agent.py")
+    (folder / "agent.toml").write_text(
+        f'command = ["{sys.executable}", "-m", "apdp.protocol.host", "{{dir}}/agent.py"]\n'
+    )
+    return folder
+
+
+def test_the_protocol_carries_all_a_python_agent_needs(tmp_path: Path) -> None:
+    from apdp.shipped import SHIPPED_TEMPLATE
+
+    program = _python_as_program(tmp_path, SHIPPED_TEMPLATE, "template_program")
+    scenario = fast_scenario(tasks=12)
+    as_program = play_match(scenario, [str(program), "honest"], seed=4)
+    as_python = play_match(scenario, ["template", "honest"], seed=4)
+    assert as_program["result"]["faults"] == []
+    assert as_program["auctions"] == as_python["auctions"]
+    assert as_program["plans"] == as_python["plans"]

@@ -111,6 +111,18 @@ def _outermost(paths: Iterable[str]) -> list[str]:
     return out
 
 
+def _package_parents(readable: list[str]) -> list[str]:
+    """The folders holding apdp and baselines where no readable folder covers them (an editable
+    install: the clone). A new interpreter in the sandbox (an agent program written in Python)
+    finds a package by listing its parent, so it may list them, names only: it still reads no file
+    there but the packages'."""
+    import apdp
+    import baselines
+
+    parents = {os.path.dirname(os.path.dirname(os.path.realpath(p.__file__))) for p in (apdp, baselines) if p.__file__}
+    return sorted(p for p in parents if not any(p == r or p.startswith(r.rstrip("/") + "/") for r in readable))
+
+
 _static_rules: list[landlock.Rule] = []
 #: The folders of :func:`readable_paths` that lie under /tmp (a virtualenv there, or apdp itself as a
 #: Ray cluster ships it, in /tmp/ray): the agent's private /tmp hides them, so they are bound back
@@ -125,6 +137,7 @@ def prepare() -> None:
     readable = readable_paths()
     _readable_under_tmp[:] = [p for p in readable if p.startswith("/tmp/")]
     wanted = [(p, landlock.READ) for p in readable]
+    wanted += [(p, landlock.READ_DIR) for p in _package_parents(readable)]
     wanted += [(p, landlock.READ_FILE | landlock.WRITE_FILE) for p in DEVICES]
     for path, rights in wanted:
         rule = landlock.open_rule(path, rights)

@@ -189,6 +189,8 @@ class Attacker(Agent):
         """Other processes to attack: every visible one when confined, else the test's tree only."""
         procs = processes()
         mine = descendants({os.getpid()}, procs)
+        if "APDP_AGENT_DIR" in os.environ:  # run as an agent program: its parent is its own agent process
+            mine |= {os.getppid()}
         if self.confined():
             # /proc may be hidden: guess pids too (the parent, the test, every pid near its own).
             me = os.getpid()
