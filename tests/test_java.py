@@ -205,3 +205,39 @@ def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
     provenance = read_provenance(folder)
     assert provenance is not None and provenance["round"] == 1 and provenance["language"] == "java"
     assert provenance["check"] == "passed"
+
+
+def test_a_java_agents_attacks_gain_nothing(java_agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox holds for a JVM too: a Java agent that tries to write outside its folder, read,
+    see or kill the referee, reach the network or run a shell gets nothing, and plays on."""
+    import socket
+
+    from apdp.java.install import add_agent
+
+    add_agent(PROJECT / "src", "demo.Intruder", name="intruder", agents_dir=java_agents)
+    monkeypatch.setenv("APDP_AGENTS", str(java_agents))
+    monkeypatch.setenv("APDP_TEST_SECRET", "s3cret-for-java")
+    sentinel = Path(__file__).parent / f"planted-java-{os.getpid()}"  # not under /tmp: its /tmp is private
+    with socket.create_server(("127.0.0.1", 0)) as tcp, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        port = tcp.getsockname()[1]
+        udp.bind(("127.0.0.1", port))
+        tcp.setblocking(False)
+        udp.setblocking(False)
+        params = {"sentinel": str(sentinel), "referee": os.getpid(), "port": port}
+        scenario = make_scenario({"tasks": 6, "timeouts": {"setup": 10.0, "bid": 2.0, "plan": 5.0},
+                                  "agents": {"intruder": params}})
+        record = play_match(scenario, ["intruder", "honest"], seed=3)
+        received = []
+        for name, receive in (("tcp", lambda: tcp.accept()), ("udp", lambda: udp.recv(16))):
+            try:
+                receive()
+                received.append(name)
+            except BlockingIOError:
+                pass
+    output = record["output"][0]
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    assert verify_record(record) == []
+    assert output.count("refused ") == 9 and "GOT " not in output, output
+    assert "s3cret-for-java" not in output
+    assert not sentinel.exists() and not Path(f"{sentinel}.sh").exists()
+    assert received == []
