@@ -130,3 +130,17 @@ def test_a_machine_without_landlock_or_user_namespaces_still_plays_and_says_so(t
 
 def test_this_machine_reports_nothing_off(tmp_path: Path) -> None:
     assert _confine_in_child(tmp_path, lambda: None) == []
+
+
+def test_a_tournament_says_once_which_protections_its_records_found_off() -> None:
+    from tournament.sandbox_notice import SandboxNotice
+    from tournament.schedule import MatchSpec
+
+    said: list[str] = []
+    notice = SandboxNotice(said.append)
+    match = MatchSpec("france", 0, 1, ("a", "b"))
+    notice.on_match_finished(match, {"sandbox": {"unprotected": []}})
+    assert said == []
+    for _ in range(3):
+        notice.on_match_faulted(match, {"sandbox": {"unprotected": ["system call filter (no seccomp table)"]}})
+    assert len(said) == 1 and "system call filter" in said[0] and "apdp sandbox" in said[0]

@@ -191,12 +191,11 @@ def tournament(
         if not agents:
             typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)
         typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
-        from apdp.sandbox.protections import warning
+    from tournament.sandbox_notice import SandboxNotice
 
-        unprotected = warning()
-        if unprotected:
-            typer.echo(unprotected, err=True)
-    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret, ray=cluster)
+    observers = [] if quiet else [SandboxNotice(lambda line: typer.echo(line, err=True))]
+    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret, ray=cluster,
+                             observers=observers)
     if summary.errors:
         for message in summary.error_messages[:10]:
             typer.echo(f"not played: {message}", err=True)
