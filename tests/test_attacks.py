@@ -58,6 +58,8 @@ BIG_SEED = 4_815_162_342_108
 SMALL_SEED = 3
 KEY = bytes.fromhex("9c4f1e27b3a85d60e17f2c94ab03d85e6f1a2b3c4d5e6f708192a3b4c5d6e7f8")
 TIMEOUTS = {"setup": 3.0, "bid": 2.0, "plan": 3.0}
+#: Seconds the referee process has for a whole match before the test says it hangs.
+REFEREE_TIMEOUT = 10.0
 GRACE = 3.0  # seconds for the processes an agent started to be gone after its match
 #: Lines of the attacker's output that show it got something (see tests/zoo/attacker.py).
 GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ")
@@ -290,8 +292,9 @@ def descendants(root: int) -> set[int]:
 
 
 def referee(world: World, params: Mapping[str, Any], first: bool, seed: int, probe_port: int | None = None,
-            timeout: float = 10.0) -> tuple[dict[str, Any] | None, list[int], str]:
+            timeout: float | None = None) -> tuple[dict[str, Any] | None, list[int], str]:
     """Play the match in a referee process of its own: (record or None, probe hits, problem)."""
+    timeout = REFEREE_TIMEOUT if timeout is None else timeout
     agents, _ = seats(first)
     job = world.tmp / "job.json"
     out = world.tmp / "out.json"
@@ -424,6 +427,10 @@ def test_attack_from_an_agent_program_gains_nothing(world: World, mode: str, mon
     )
     monkeypatch.setattr(sys.modules[__name__], "ATTACKER", str(program))
     monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
+    # The program is a fresh interpreter started within setup's limit: on a loaded machine that
+    # start alone can take a second, so setup gets more time (the attack stops at its deadline).
+    monkeypatch.setattr(sys.modules[__name__], "TIMEOUTS", {**TIMEOUTS, "setup": 8.0})
+    monkeypatch.setattr(sys.modules[__name__], "REFEREE_TIMEOUT", 30.0)
     if mode == "network":
         problems = network_problems(world, True)
     else:
