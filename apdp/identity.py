@@ -38,11 +38,10 @@ def file_hash(path: str | Path) -> str:
     bytes (its build output aside)."""
     path = Path(path)
     if path.is_dir():
-        from apdp.program import BUILD_DIR
+        from apdp.program import source_files
 
         h = hashlib.sha256()
-        files = (p for p in path.rglob("*") if p.is_file() and BUILD_DIR not in p.relative_to(path).parts[:1])
-        for file in sorted(files):
+        for file in source_files(path):
             h.update(f"{file.relative_to(path)}\0".encode())
             h.update(file.read_bytes())
         return h.hexdigest()

@@ -73,18 +73,25 @@ def read_program(folder: Path) -> AgentProgram:
     return AgentProgram(folder, _argv(data["command"], "command", folder), build, float(timeout))
 
 
+def source_files(folder: Path) -> list[Path]:
+    """The program's files (its build output aside), sorted."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        if Path(root) == folder:
+            dirs[:] = [d for d in dirs if d != BUILD_DIR]
+        found += [Path(root) / name for name in files]
+    return sorted(found)
+
+
 def source_signature(folder: Path) -> str:
     """A digest of the folder's files (names, sizes, modification times), its build output aside."""
     h = hashlib.sha256()
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not (Path(root) == folder and d == BUILD_DIR))
-        for name in sorted(files):
-            p = Path(root) / name
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            h.update(f"{p.relative_to(folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for p in source_files(folder):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        h.update(f"{p.relative_to(folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

@@ -13,10 +13,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from apdp.company import Company, Vehicle
+from apdp.company import Company
 from apdp.distribution import TaskDistribution
 from apdp.plan import Deliver, Move, Pickup
-from apdp.task import Task
 from apdp.topology import Topology
 
 PROTOCOL = "apdp-agent/1"
@@ -60,11 +59,6 @@ def distribution_json(distribution: TaskDistribution) -> dict[str, Any]:
         pairs.append(pair)
     weight_law = distribution.spec.weight.model_dump() if hasattr(distribution.spec, "weight") else {}
     return {"pairs": pairs, "weight": weight_law}
-
-
-def vehicle_json(vehicle: Vehicle) -> dict[str, object]:
-    """A vehicle as the protocol carries it."""
-    return vehicle.to_json()
 
 
 def setup_message(*, agent_id: int, agents: int, seed: int, params: dict[str, Any],
@@ -146,8 +140,3 @@ def read_plans(reply: dict[str, Any]) -> list[list[Move | Pickup | Deliver]]:
                 actions.append(Pickup(arg) if kind == "pickup" else Deliver(arg))
         out.append(actions)
     return out
-
-
-def task_json(task: Task) -> dict[str, object]:
-    """A task as the protocol carries it."""
-    return task.to_json()

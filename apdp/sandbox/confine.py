@@ -69,6 +69,12 @@ SYSTEM_FILES = (
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 
 
+#: The environment every agent process starts from (the zygote's, then the agent's own folders).
+BASE_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+#: Every variable an agent process may see: the base, its folders, and where apdp may come from.
+AGENT_VARIABLES = frozenset({*BASE_ENVIRONMENT, "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH"})
+
+
 @dataclass(frozen=True, slots=True)
 class Confinement:
     """What the referee asks of an agent process's confinement."""
@@ -155,8 +161,7 @@ def _clean_slate(keep: set[int], private_dir: str) -> None:
                 os.close(fd)
     os.environ.clear()
     os.environ.update({
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "LANG": "C.UTF-8",
+        **BASE_ENVIRONMENT,
         "HOME": private_dir,
         "TMPDIR": private_dir,
         "PYTHONDONTWRITEBYTECODE": "1",

@@ -56,7 +56,8 @@ FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
 READ = EXECUTE | READ_FILE | READ_DIR
 
 
-def _fs_rights(abi: int) -> int:
+def all_rights(abi: int) -> int:
+    """Every filesystem right the kernel's ABI ``abi`` knows."""
     rights = (1 << 13) - 1
     if abi >= 2:
         rights |= REFER
@@ -65,11 +66,6 @@ def _fs_rights(abi: int) -> int:
     if abi >= 5:
         rights |= IOCTL_DEV
     return rights
-
-
-def all_rights(abi: int) -> int:
-    """Every filesystem right the kernel's ABI ``abi`` knows."""
-    return _fs_rights(abi)
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -122,10 +118,8 @@ class Enforced:
     """What :func:`restrict_self` put in force."""
 
     abi: int
-    filesystem: bool
-    network: bool
-    signals: bool
-    abstract_sockets: bool
+    network: bool  # no TCP at all
+    signals: bool  # signals and abstract unix sockets scoped to the domain
 
 
 def restrict_self(rules: Iterable[Rule], abi: int) -> Enforced:
@@ -134,7 +128,7 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> Enforced:
     Paths that do not exist are skipped. The caller must have set no_new_privs.
     Raises OSError if the kernel refuses.
     """
-    handled_fs = _fs_rights(abi)
+    handled_fs = all_rights(abi)
     handled_net = BIND_TCP | CONNECT_TCP if abi >= 4 else 0
     scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
     attr = _RulesetAttr(handled_fs, handled_net, scoped)
@@ -154,4 +148,4 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> Enforced:
         syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
-    return Enforced(abi, True, handled_net != 0, scoped != 0, scoped != 0)
+    return Enforced(abi, handled_net != 0, scoped != 0)

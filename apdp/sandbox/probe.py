@@ -17,8 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: The variables an agent process may see.
-AGENT_VARIABLES = {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH"}
+from apdp.sandbox.confine import AGENT_VARIABLES
 
 
 def _refused(attempt: Callable[[], object]) -> tuple[bool, str]:

@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from apdp.fault import FaultKind
-from apdp.sandbox.confine import Confinement
+from apdp.sandbox.confine import BASE_ENVIRONMENT, Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
 
@@ -48,7 +48,7 @@ def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
 
 def zygote_environment() -> dict[str, str]:
     """The zygote's environment, inherited by every agent: none of the referee's variables."""
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    env = dict(BASE_ENVIRONMENT)
     if "PYTHONPATH" in os.environ:  # where apdp itself may come from
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return env

@@ -17,7 +17,7 @@ from apdp.company import Company, Vehicle
 from apdp.distribution import TaskDistribution
 from apdp.plan import Action
 from apdp.program import AgentProgram, ProgramError
-from apdp.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message, task_json
+from apdp.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -70,16 +70,16 @@ class ProgramAgent(Agent):
         read_ok(self._request(message), "setup")
 
     def bid(self, task: Task) -> float | None:
-        return read_bid(self._request({"type": "bid", "task": task_json(task), "timeout": self.timeouts["bid"]}))
+        return read_bid(self._request({"type": "bid", "task": task.to_json(), "timeout": self.timeouts["bid"]}))
 
     def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        message = {"type": "auction_result", "task": task_json(task), "winner": winner, "bids": list(bids),
+        message = {"type": "auction_result", "task": task.to_json(), "winner": winner, "bids": list(bids),
                    "timeout": self.timeouts["bid"]}
         read_ok(self._request(message), "auction_result")
 
     def plan(self, vehicles: Sequence[Vehicle], tasks: Sequence[Task]) -> list[list[Action]]:
         message = {"type": "plan", "vehicles": [v.to_json() for v in vehicles],
-                   "tasks": [task_json(t) for t in tasks], "timeout": self.timeouts["plan"]}
+                   "tasks": [t.to_json() for t in tasks], "timeout": self.timeouts["plan"]}
         return [list(p) for p in read_plans(self._request(message))]
 
 
