@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import signal
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -89,6 +90,13 @@ def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents",
     return out
 
 
+def _exit(code: int) -> NoReturn:
+    """Exit with ``code``. The command's work is over: a Ctrl-C from now on is ignored, for it
+    could only interrupt Python's own shutdown (which, once begun, would die of it silently)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 def main() -> None:
     """Entry point: a user's mistake prints one line and exits 2, never a traceback."""
     args = spread_multi_values(sys.argv[1:])
@@ -100,20 +108,20 @@ def main() -> None:
         code = app(args=args, prog_name="apdp", standalone_mode=False)
     except click_errors.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else str(exc))
-        sys.exit(0)
+        _exit(0)
     except click_errors.ClickException as exc:  # a bad command line: one line, and where to look
         command = exc.ctx.command_path if isinstance(exc, click_errors.UsageError) and exc.ctx else "apdp"
         print(f"error: {exc.format_message()} (see {command} --help)", file=sys.stderr)
-        sys.exit(2)
+        _exit(2)
     except typer.Abort:
         print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        _exit(130)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+        _exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        _exit(130)
     if code == 130:  # typer turns Ctrl-C into exit code 130
         print("interrupted", file=sys.stderr)
-    sys.exit(code if isinstance(code, int) else 0)
+    _exit(code if isinstance(code, int) else 0)

@@ -27,7 +27,10 @@ fields differ from run to run; everything else is fixed by the seed. ``timing`` 
                  "cpu": {"setup", "bid", "auction_result", "plan": CPU seconds}}, ...]}
 
 ``cpu`` is user + system time of the agent's process and of the children it waited for, per phase
-(all bids, all auction results), measured by the referee from ``/proc``: absent where there is none.
+(all bids, all auction results), measured by the referee from ``/proc`` (in the kernel's clock
+ticks, 10 ms): absent where there is none. An auction's result travels with the next request to
+the agent; when the agent answers it in under a millisecond, or answers both before the referee
+reads, its CPU is counted with that request's call (a bid, or the plan).
 """
 
 from __future__ import annotations
@@ -54,9 +57,9 @@ def embedded_network(topology: Topology) -> dict[str, Any] | None:
         named = load_topology(topology.name)
     except TopologyError:
         named = None
-    if named is not None and (named.cities, dict(named.coordinates), named.roads) == (
+    if named is topology or (named is not None and (named.cities, dict(named.coordinates), named.roads) == (
         topology.cities, dict(topology.coordinates), topology.roads
-    ):
+    )):
         return None
     return {
         "name": topology.name,

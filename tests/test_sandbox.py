@@ -32,7 +32,7 @@ def test_apdp_sandbox_prints_each_protection() -> None:
     result = CliRunner().invoke(app, ["sandbox", "--strict"])
     assert result.exit_code == 0, result.output
     assert "signalling other processes" in result.output
-    assert "14 on, 0 off, 0 failed" in result.output
+    assert "17 on, 0 off, 0 failed" in result.output
 
 
 def test_a_record_lists_the_protections_that_were_off() -> None:
@@ -144,3 +144,65 @@ def test_a_tournament_says_once_which_protections_its_records_found_off() -> Non
     for _ in range(3):
         notice.on_match_faulted(match, {"sandbox": {"unprotected": ["system call filter (no seccomp table)"]}})
     assert len(said) == 1 and "system call filter" in said[0] and "apdp sandbox" in said[0]
+
+
+PONDERER = '''
+import threading
+import time
+
+from apdp import Agent, Stop, plan_from_stops
+
+stamps = []
+
+
+def _ponder():
+    while True:
+        stamps.append(time.monotonic())
+        time.sleep(0.002)
+
+
+class Ponderer(Agent):
+    """Leaves a thread running; bids 1000 plus the times it ran since this agent's previous bid."""
+
+    ended = None
+
+    def bid(self, task):
+        now = time.monotonic()
+        ran = 0 if self.ended is None else sum(1 for s in stamps[-2000:] if self.ended < s < now)
+        if self.ended is None:
+            threading.Thread(target=_ponder, daemon=True).start()
+        self.ended = time.monotonic()
+        return 1000.0 + ran
+
+    def plan(self, vehicles, tasks):
+        stops = [s for t in tasks for s in (Stop.pickup(t), Stop.deliver(t))]
+        return [plan_from_stops(self.topology, vehicles[0], stops)] + [[] for _ in vehicles[1:]]
+'''
+
+SLOW = '''
+import time
+
+from apdp import Agent
+
+
+class Slow(Agent):
+    def bid(self, task):
+        time.sleep(0.25)
+        return None
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+
+def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -> None:
+    (tmp_path / "ponderer.py").write_text(PONDERER)
+    (tmp_path / "slow.py").write_text(SLOW)
+    agents = [str(tmp_path / "ponderer.py"), str(tmp_path / "slow.py")]
+    ran = {}
+    for sandbox in (True, False):  # unconfined, its thread goes on while the opponent sleeps 0.25 s
+        record = play_match(fast_scenario(tasks=4, limits={"sandbox": sandbox}), agents, seed=2)
+        assert not record["result"]["faults"], record["result"]["faults"]
+        ran[sandbox] = [a["bids"][0] - 1000 for a in record["auctions"][1:]]
+    assert max(ran[True]) < 25, ran  # a 2 ms tick: stopped, it hardly ticks between its bids
+    assert min(ran[False]) > 50, ran

@@ -29,18 +29,19 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from tournament.events import Record, TournamentEvents
-from tournament.schedule import MatchSpec
+if TYPE_CHECKING:  # not imported at run time: a command starts the fork server before loading numpy
+    from tournament.events import Record, TournamentEvents
+    from tournament.schedule import MatchSpec
 
 log = logging.getLogger("apdp.tournament")
 
 #: A picklable function that plays one match in a worker and returns its record.
-PlayFunction = Callable[[MatchSpec], Record]
+PlayFunction: TypeAlias = "Callable[[MatchSpec], Record]"
 #: Modules the fork server loads once, before it forks any worker: each worker starts with the
 #: referee loaded instead of importing it (numpy, pydantic, ...) on its first match.
-WORKER_MODULES = ("apdp.match", "tournament.run")
+WORKER_MODULES = ("apdp.match", "tournament.play")
 
 
 def _watch_parent(lifeline: Connection) -> None:

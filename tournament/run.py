@@ -7,50 +7,23 @@ none of them knows the others.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from apdp.discovery import AgentSource, registry_params
+from apdp.discovery import registry_params
 from apdp.identity import agent_identity
-from apdp.scenario import Scenario
 from tournament.config import TournamentConfig
+from tournament.cores import CoreLocks
 from tournament.events import Broadcast, Record, TournamentEvents
 from tournament.executor import PlayFunction, run_matches
-from tournament.logs import LogEvents, RunLog, worker_logging
+from tournament.logs import LogEvents, RunLog
+from tournament.play import PlayMatch, worker_start
 from tournament.progress import ProgressBar
 from tournament.progress_lines import ProgressLines
 from tournament.ray_executor import RayCluster, RaySession
 from tournament.schedule import MatchSpec, double_round_robin
 from tournament.store import ResultsStore, StoreWriter
-
-
-@dataclass(frozen=True)
-class PlayMatch:
-    """Plays one scheduled match in a worker: the base scenario on the match's network and seed.
-
-    ``paths`` maps an agent's name to its file: the match gets both, so that a worker plays exactly
-    the files the parent resolved (and hashed into the configuration), whatever its search path.
-    ``key`` is the tournament's secret key (from its store), which the match's streams derive from.
-    """
-
-    scenario: Scenario
-    paths: Mapping[str, str]
-    key: bytes = field(repr=False)
-    #: each agent's identity and the agents' parameter files, as the parent read them (None: the
-    #: worker reads them)
-    identities: Mapping[str, dict[str, Any]] | None = None
-    registry: dict[str, dict[str, Any]] | None = None
-
-    def __call__(self, match: MatchSpec) -> Record:
-        from apdp.match import play_match  # imported in the worker, where it runs
-
-        scenario = self.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
-        agents = [AgentSource(name, Path(self.paths[name])) for name in match.agents]
-        identities = None if self.identities is None else [self.identities[name] for name in match.agents]
-        return play_match(scenario, agents, seed=match.seed, key=self.key, identities=identities,
-                          registry=self.registry)
 
 
 @dataclass
@@ -77,15 +50,6 @@ class RunSummary(TournamentEvents):
     def on_match_error(self, match: MatchSpec, message: str) -> None:
         self.errors += 1
         self.error_messages.append(f"{match.key}: {message}")
-
-
-def _worker_start(queue: Any, level: int) -> None:
-    """A worker's first steps: its log goes to the run's, and its zygote starts at once (it loads
-    apdp in a fresh interpreter while the worker waits for its first match)."""
-    from apdp.sandbox.process import Zygote
-
-    worker_logging(queue, level)
-    Zygote.get()
 
 
 def schedule_of(config: TournamentConfig) -> list[MatchSpec]:
@@ -157,17 +121,20 @@ def _run(
                 if ray is not None:
                     ray.play(todo, config, secret, identities, events)
                 else:
-                    run_matches(
-                        todo,
-                        play or PlayMatch(
-                            config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
-                            identities, registry_params(),
-                        ),
-                        events,
-                        jobs=jobs,
-                        initializer=_worker_start,
-                        initargs=(run_log.queue, run_log.level),
-                    )
+                    from apdp.sandbox.zygote_link import Zygote
+
+                    with CoreLocks(jobs) as cores:
+                        run_matches(
+                            todo,
+                            play or PlayMatch(
+                                config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
+                                identities, registry_params(),
+                            ),
+                            events,
+                            jobs=jobs,
+                            initializer=worker_start,
+                            initargs=(run_log.queue, run_log.level, Zygote.get().nursery(), cores.folder),
+                        )
                 interrupted = False
             finally:
                 summary.seconds = time.perf_counter() - started

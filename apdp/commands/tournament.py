@@ -72,9 +72,18 @@ def start_early(args: list[str]) -> None:
     arguments ask for Ray or for help (a bad command line just leaves it unused)."""
     if any(a in ("--executor", "-h", "--help") or a.startswith("--executor=") for a in args):
         return
+    start_local_executor()
+
+
+def start_local_executor() -> None:
+    """Start the fork server (it loads the referee for the workers) and the run's zygote (it loads
+    apdp for the agents, and the workers fork theirs from it) while this process reads the options."""
     from tournament.executor import start_fork_server
 
     start_fork_server()
+    from apdp.sandbox.zygote_link import Zygote
+
+    Zygote.get()
 
 
 def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayCluster | None:
@@ -164,9 +173,7 @@ def tournament(
 
     cluster = ray_cluster(executor, address, jobs)
     if cluster is None:
-        from tournament.executor import start_fork_server
-
-        start_fork_server()  # it loads the referee for the workers while this process reads the options
+        start_local_executor()
     jobs = default_jobs() if jobs is None else jobs
     secret = None if key is None else parse_key(key)
     folder = out if out is not None else new_results_folder()

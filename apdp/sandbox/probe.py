@@ -7,12 +7,14 @@ refused as it should be, and what happened.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
 import resource
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,7 +77,8 @@ def _daemon() -> int:
     """A double-forked, detached process; returns its pid (the referee checks it is gone later)."""
     read_end, write_end = os.pipe()
     if os.fork() == 0:
-        os.setsid()
+        with contextlib.suppress(OSError):  # refused to a confined process: it stays in the group
+            os.setsid()
         pid = os.fork()
         if pid == 0:
             os.close(read_end)
@@ -93,6 +96,49 @@ def _daemon() -> int:
         data += more
     os.close(read_end)
     return int(data.replace(b"x", b"").strip() or b"0")
+
+
+def _leave_group() -> tuple[bool, str]:
+    """Whether a child of this process is refused a session (and a process group) of its own."""
+    pid = os.fork()
+    if pid == 0:
+        code = 2
+        try:
+            os.setsid()
+        except OSError as exc:
+            code = 0 if exc.errno == errno.EPERM else 3
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return code == 0, "refused (Operation not permitted)" if code == 0 else f"a child left the group (code {code})"
+
+
+#: Counted by a thread the probe leaves running (see :func:`start_counting`).
+_count = [0]
+_counted_at = [0]
+
+
+def _counter() -> None:
+    while True:
+        _count[0] += 1
+
+
+def start_counting() -> None:
+    """Leave a thread counting as fast as it can, and note the count (the end of this call)."""
+    threading.Thread(target=_counter, daemon=True).start()
+    _counted_at[0] = _count[0]
+
+
+def idle_run() -> dict[str, Any]:
+    """How long the counting thread ran between the previous call and this one, in seconds of its
+    own pace (measured now, over 0.1 s): a confined agent must not run between its calls."""
+    since = _count[0] - _counted_at[0]
+    before = _count[0]
+    time.sleep(0.1)
+    pace = max(1, _count[0] - before) / 0.1
+    ran = since / pace
+    return {"checks": {"between_calls": [ran < 0.25, f"ran {ran:.3f} s between two calls 0.5 s apart"]}}
 
 
 def _read(path: str) -> str:
@@ -125,5 +171,8 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "core_dumps": (resource.getrlimit(resource.RLIMIT_CORE) == (0, 0), "RLIMIT_CORE 0"),
         "open_files": (resource.getrlimit(resource.RLIMIT_NOFILE)[1] == int(args["open_files"]),
                        f"RLIMIT_NOFILE {resource.getrlimit(resource.RLIMIT_NOFILE)[1]}"),
+        "process_group": _leave_group(),
+        "affinity": _refused(lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
     }
+    start_counting()
     return {"checks": {k: [ok, detail] for k, (ok, detail) in checks.items()}, "daemon": _daemon()}

@@ -14,12 +14,8 @@ import os
 import pickle
 import select
 import signal
-import socket
 import struct
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,97 +23,36 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from apdp.fault import FaultKind
-from apdp.sandbox.confine import BASE_ENVIRONMENT, Confinement
+from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
+from apdp.sandbox.zygote_link import Zygote
 
 #: Largest reply accepted from an agent process, in bytes.
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 
 
+#: A call shorter than this (seconds) shares the CPU reading of the call after it in its request.
+SHORT_CALL = 0.001
+
+
+def _framed(data: bytes) -> bytes:
+    """``data`` framed as ``multiprocessing.connection`` frames a message (the agent process reads
+    it with ``Connection.recv``): a 4-byte big-endian length, or -1 and an 8-byte length."""
+    if len(data) < 0x7FFFFFFF:
+        return struct.pack("!i", len(data)) + data
+    return struct.pack("!iQ", -1, len(data)) + data
+
+
 def encode_call(method: str, args: object) -> bytes:
-    """A request of one call, pickled once: the same bytes can go to every agent."""
-    return pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL)
+    """A request of one call, pickled and framed once: the same bytes can go to every agent."""
+    return _framed(pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL))
 
 
 def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
     """A request of two calls, ``(method, args)`` each: the agent process answers the first and,
     unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.THEN`)."""
-    return pickle.dumps((THEN, (first, second)), pickle.HIGHEST_PROTOCOL)
-
-
-def zygote_environment() -> dict[str, str]:
-    """The zygote's environment, inherited by every agent: none of the referee's variables."""
-    env = dict(BASE_ENVIRONMENT)
-    if "PYTHONPATH" in os.environ:  # where apdp itself may come from
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    return env
-
-
-class Zygote:
-    """The referee's link to its zygote process (one per referee process, shared by threads)."""
-
-    _instance: Zygote | None = None
-    _instance_lock = threading.Lock()
-
-    def __init__(self) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "apdp.sandbox.zygote", str(theirs.fileno())],
-            pass_fds=(theirs.fileno(),),
-            stdin=subprocess.DEVNULL,
-            env=zygote_environment(),
-            process_group=0,  # Ctrl-C is the referee's: a terminal's SIGINT must not reach the zygote
-        )
-        theirs.close()
-        self._control = ours
-        self._lock = threading.Lock()
-        self._exits: dict[int, int] = {}
-        self._owner = os.getpid()
-
-    @classmethod
-    def get(cls) -> Zygote:
-        """This process's zygote, started on first use (and anew in a forked child)."""
-        with cls._instance_lock:
-            z = cls._instance
-            if z is None or z._owner != os.getpid() or z._process.poll() is not None:
-                z = cls._instance = Zygote()
-            return z
-
-    def _read(self, timeout: float | None) -> tuple[Any, ...] | None:
-        ready, _, _ = select.select([self._control], [], [], timeout)
-        if not ready:
-            return None
-        data = self._control.recv(1 << 16)
-        if not data:
-            raise OSError("the zygote process ended")
-        msg: tuple[Any, ...] = pickle.loads(data)
-        if msg[0] == "exit":
-            self._exits[msg[1]] = msg[2]
-        return msg
-
-    def spawn(self, limits: Limits) -> tuple[int, Connection]:
-        """A new agent process and the referee's end of its conversation."""
-        ours, theirs = socket.socketpair()
-        with self._lock:
-            socket.send_fds(self._control, [pickle.dumps(limits)], [theirs.fileno()])
-            theirs.close()
-            while True:
-                msg = self._read(30.0)
-                if msg is None:
-                    raise OSError("the zygote did not answer")
-                if msg[0] == "spawned":
-                    return int(msg[1]), Connection(ours.detach())
-
-    def exit_code(self, pid: int, timeout: float) -> int | None:
-        """The exit code of an agent process (negative: killed by that signal), if it ended in time."""
-        deadline = time.monotonic() + timeout
-        with self._lock:
-            while pid not in self._exits:
-                left = deadline - time.monotonic()
-                if left <= 0 or self._read(left) is None:
-                    return None
-            return self._exits.pop(pid)
+    return _framed(pickle.dumps((THEN, (first, second)), pickle.HIGHEST_PROTOCOL))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +96,7 @@ class AgentProcess:
     _cpu: CpuMeter | None = field(default=None, init=False)
     _poller: select.poll | None = field(default=None, init=False)
     _buffer: bytearray = field(default_factory=bytearray, init=False)  # bytes read, not yet a reply
+    _paused: bool = field(default=False, init=False)
 
     def start(self, agent_path: str) -> None:
         """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
@@ -186,12 +122,17 @@ class AgentProcess:
     def request(self, payload: bytes, timeouts: Sequence[float]) -> list[CallResult]:
         """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per timeout,
         each within its timeout of the previous reply (the first: of the sending); stop at the
-        first fault. Each result carries the CPU seconds used since the previous one."""
-        start = time.monotonic()
+        first fault. Each result carries the CPU seconds used since the previous reading; a call
+        shorter than :data:`SHORT_CALL`, or whose reply came with the next one, carries 0.0 and
+        its CPU counts to the next call of the request."""
         if self._conn is None or self._killed:
             return [CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)]
+        self._signal(signal.SIGCONT)
+        start = time.monotonic()
         try:
-            self._conn.send_bytes(payload)
+            fd, data = self._conn.fileno(), memoryview(payload)
+            while data:
+                data = data[os.write(fd, data) :]
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return [CallResult(None, self._death(), time.monotonic() - start)]
         except OSError as exc:
@@ -200,18 +141,34 @@ class AgentProcess:
         results: list[CallResult] = []
         for n, timeout in enumerate(timeouts):
             result = self._reply(timeout, start)
-            # A reply already followed by the next one: both calls were over before it was read,
-            # so one reading, after the last, counts them both (to the later call).
+            # A short call, or one whose reply is already followed by the next one, shares the
+            # next call's reading: a reading costs the referee more than a short call can use.
             try:
-                follows = result.fault is None and n + 1 < len(timeouts) and self._complete() is not None
+                shares = result.fault is None and n + 1 < len(timeouts) and (
+                    result.seconds < SHORT_CALL or self._complete() is not None
+                )
             except OSError:  # a bad next message: its own read says so
-                follows = False
-            result.cpu = 0.0 if follows and self._cpu is not None else self.cpu_seconds()
+                shares = False
+            result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
             results.append(result)
             if result.fault is not None:
                 break
             start += result.seconds
+        if self.confined:
+            self._signal(signal.SIGSTOP)
         return results
+
+    def _signal(self, sig: signal.Signals) -> None:
+        """Stop (SIGSTOP) or continue (SIGCONT) the agent's process group: a confined agent runs
+        only during its calls, so that nothing it left running takes the opponent's time (its
+        match's core, in a tournament) or another match's. The group holds every process the
+        agent started: a confined process cannot leave it."""
+        paused = sig == signal.SIGSTOP
+        if self._pid is None or self._killed or paused == self._paused:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._pid, sig)
+        self._paused = paused
 
     def _receive(self, deadline: float) -> bytes | None:
         """The next whole message, or None if it has not arrived by ``deadline`` (monotonic).

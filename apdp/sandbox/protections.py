@@ -49,6 +49,9 @@ _TABLE = (
     ("core_dumps", "core dumps", "RLIMIT_CORE", ""),
     ("open_files", "more than its open-file limit", "RLIMIT_NOFILE", ""),
     ("leftovers", "processes outliving the match", "subreaper zygote", ""),
+    ("between_calls", "running between its calls (threads, children)", "SIGSTOP of its process group", ""),
+    ("process_group", "leaving its process group", "seccomp", "system call filter"),
+    ("affinity", "changing its CPU affinity (leaving its core)", "seccomp", "system call filter"),
 )
 
 
@@ -107,6 +110,8 @@ def check() -> list[Protection]:
                 "open_files": _CHECK_OPEN_FILES,
             }
             result = process.call("probe", args, 60.0)
+            time.sleep(0.5)  # the probe left a thread counting: it must not count while stopped
+            idle = process.call("probe_idle", None, 30.0)
         finally:
             process.stop()
         planted = Path(canary, "planted").exists()
@@ -114,6 +119,8 @@ def check() -> list[Protection]:
         message = result.fault.message if result.fault else "no reply"
         return [Protection(n, r, m, "FAILED", f"the check process failed: {message}") for n, r, m, _ in _TABLE]
     checks: dict[str, list[object]] = result.reply["checks"]
+    if idle.reply is not None:
+        checks.update(idle.reply["checks"])
     daemon = int(result.reply.get("daemon", 0))
     checks["leftovers"] = [daemon > 0 and _gone(daemon, 3.0), f"detached process {daemon}"]
     if planted:

@@ -4,8 +4,9 @@ Refused with EPERM: opening sockets of any kind (a ``socketpair`` of unix socket
 pipes between the agent's own processes), tracing or reading other processes (``ptrace``,
 ``process_vm_*``, ``pidfd_getfd``, ``kcmp``), new namespaces and mounts, kernel keyrings, BPF,
 ``perf_event_open``, ``userfaultfd``, io_uring (which could open sockets behind the filter's back),
-the administrator's calls, and changing a file's mode, owner, times or extended attributes (which
-Landlock does not cover; the referee makes an agent program's build output executable itself).
+the administrator's calls, changing a file's mode, owner, times or extended attributes (which
+Landlock does not cover; the referee makes an agent program's build output executable itself),
+leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity.
 ``clone3`` answers ENOSYS so that the C library falls back to ``clone``, whose flags the filter
 can read. System calls of another ABI (32-bit, x32) end the
 process.
@@ -49,7 +50,7 @@ _X86_64 = {
     "fremovexattr": 199, "fchmodat": 268, "fchmodat2": 452, "fchownat": 260,
     "utime": 132, "utimes": 235, "utimensat": 280, "futimesat": 261,
     "setxattr": 188, "lsetxattr": 189, "removexattr": 197, "lremovexattr": 198,
-    "setxattrat": 463, "removexattrat": 466,
+    "setxattrat": 463, "removexattrat": 466, "setpgid": 109, "setsid": 112, "sched_setaffinity": 203,
 }
 
 #: Refused outright with EPERM.
@@ -65,6 +66,9 @@ REFUSED = (
     "chmod", "fchmod", "chown", "fchown", "lchown", "fsetxattr", "fremovexattr", "fchmodat",
     "fchmodat2", "fchownat", "utime", "utimes", "utimensat",
     "futimesat", "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat",
+    # the agent's process group holds all it starts (the referee stops it between calls), and a
+    # match's core holds all its processes
+    "setpgid", "setsid", "sched_setaffinity",
 )
 
 # Classic BPF, as seccomp reads it.

@@ -269,6 +269,10 @@ class _Session:
             from apdp.sandbox.probe import run
 
             reply = run(args)
+        elif method == "probe_idle":
+            from apdp.sandbox.probe import idle_run
+
+            reply = idle_run()
         elif agent is None:
             reply = {"fault": "exception", "message": f"{method} before setup"}
         elif method == "bid":

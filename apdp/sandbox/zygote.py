@@ -43,11 +43,12 @@ def _returncode(status: int) -> int:
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
 
 
-def _run_child(control: socket.socket, fd: int, limits: object) -> None:
+def _run_child(closing: list[socket.socket], fd: int, limits: object) -> None:
     """In the forked child: become the agent's worker; never return to the zygote's loop."""
     code = 1
     try:
-        control.close()
+        for sock in closing:  # the zygote's own sockets are none of the agent's business
+            sock.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         from apdp.sandbox.worker import Limits, worker_main
 
@@ -62,6 +63,20 @@ def _run_child(control: socket.socket, fd: int, limits: object) -> None:
         with contextlib.suppress(BaseException):
             sys.stdout.flush()
         os._exit(code)
+
+
+def _run_zygote(closing: list[socket.socket], fd: int) -> None:
+    """In a child forked for a nursery request: serve ``fd`` as a zygote of its own; never return."""
+    try:
+        for sock in closing:
+            sock.close()
+        with contextlib.suppress(OSError):
+            prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
+        control = socket.socket(fileno=fd)
+        control.send(pickle.dumps(("ready", os.getpid())))
+        _serve(control, None)
+    finally:
+        os._exit(0)
 
 
 def _strays(agents: set[int]) -> list[int]:
@@ -103,8 +118,13 @@ def _clean_up(private_dir: str | None, group: str | None, pool: cgroup.Pool | No
         pool.give_back(group)
 
 
-def serve(control_fd: int) -> None:
-    """The zygote's loop: fork on request, report exits, end when the referee goes away."""
+def serve(control_fd: int, nursery_fd: int | None = None) -> None:
+    """The zygote's loop: fork on request, report exits, end when the referee goes away.
+
+    ``nursery_fd``: a socket on which the referee's worker processes ask for zygotes of their own
+    (a message ``("zygote",)`` with the worker's end of a new control socket); each is forked from
+    this one, with everything already loaded, instead of starting a fresh interpreter.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
     with contextlib.suppress(OSError):
         prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -117,31 +137,49 @@ def serve(control_fd: int) -> None:
     # Keep the preloaded objects out of the collector's sight, so that a child's first garbage
     # collection does not touch (and copy) every page it shares with the zygote.
     gc.freeze()
-    control = socket.socket(fileno=control_fd)
-    children: set[int] = set()
+    nursery = None if nursery_fd is None else socket.socket(fileno=nursery_fd)
+    _serve(socket.socket(fileno=control_fd), nursery)
+
+
+def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
+    children: set[int] = set()  # agent processes
+    zygotes: set[int] = set()  # zygotes forked for the nursery: they end when their worker does
     ended: list[int] = []  # agent processes reaped in this round
     private: dict[int, str] = {}  # agent process -> its private folder
     pool = cgroup.Pool() if os.getuid() == 0 else None  # root is exempt from RLIMIT_NPROC
     groups: dict[int, str] = {}  # agent process -> its pids group
     try:
         while True:
-            readable, _, _ = select.select([control], [], [], 0.05)
-            while children:
+            watched = [control] if nursery is None else [control, nursery]
+            readable, _, _ = select.select(watched, [], [], 0.05)
+            while children or zygotes:
                 try:
                     pid, status = os.waitpid(-1, os.WNOHANG)
                 except ChildProcessError:
                     break
                 if pid == 0:
                     break
+                zygotes.discard(pid)
                 if pid in children:
                     children.discard(pid)
                     ended.append(pid)
                     control.send(pickle.dumps(("exit", pid, _returncode(status))))
-            _kill_strays(children)
+            _kill_strays(children | zygotes)
             for pid in ended:
                 _clean_up(private.pop(pid, None), groups.pop(pid, None), pool)
             ended.clear()
-            if not readable:
+            if nursery is not None and nursery in readable:
+                msg, fds, _, _ = socket.recv_fds(nursery, 1 << 16, 1)
+                if not msg and not fds:  # every worker and the referee let go of it
+                    nursery.close()
+                    nursery = None
+                elif fds:
+                    pid = os.fork()
+                    if pid == 0:
+                        _run_zygote([control, nursery], fds[0])
+                    os.close(fds[0])
+                    zygotes.add(pid)
+            if control not in readable:
                 continue
             msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
             if not msg:
@@ -153,7 +191,7 @@ def serve(control_fd: int) -> None:
             cgroup.assigned = group  # read by the child
             pid = os.fork()
             if pid == 0:
-                _run_child(control, fds[0], limits)
+                _run_child([control] if nursery is None else [control, nursery], fds[0], limits)
             for fd in fds:
                 os.close(fd)
             children.add(pid)
@@ -173,7 +211,7 @@ def serve(control_fd: int) -> None:
         for pid in children:
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
-        _kill_strays(set())
+        _kill_strays(zygotes)  # each forked zygote ends, and cleans up, when its worker lets go
         for private_dir in private.values():  # agents that ended while the referee went away
             _clean_up(private_dir, None, None)
         if pool is not None:
@@ -181,4 +219,4 @@ def serve(control_fd: int) -> None:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None)
