@@ -1,7 +1,8 @@
-"""Shared fixtures: the hostile zoo and fast scenarios."""
+"""Shared fixtures and checks: the hostile zoo, fast scenarios, one core per match."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from apdp.scenario import Scenario, make_scenario
+from tournament.store import ResultsStore
 
 ZOO = Path(__file__).parent / "zoo"
 
@@ -35,3 +37,19 @@ def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("APDP_KEY_FILE", str(path))
         yield path
+
+
+def assert_one_core_per_match(out: Path, matches: int) -> None:
+    """Both agents of each stored match bid (tests/zoo/core_bidder.py) the same single core."""
+    cores = os.sched_getaffinity(0)
+    store = ResultsStore.open(out)
+    try:
+        records = [store.record(m.key) for m in store.matches()]
+        bids = [{bid for auction in r["auctions"] for bid in auction["bids"]} for r in records if r is not None]
+    finally:
+        store.close()
+    assert len(bids) == matches
+    for match in bids:  # both agents of a match, at every auction, on the same single core
+        assert len(match) == 1, match
+        (bid,) = match
+        assert bid is not None and bid // 1000 == 1 and int(bid) % 1000 in cores, bid

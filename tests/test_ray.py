@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import assert_one_core_per_match
 
 from apdp.record import without_timing
 from tournament.config import make_config
@@ -89,6 +90,8 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     gate = tmp_path / "gate"
     gate.mkdir()
     (folder / "victim.py").write_text(VICTIM.format(gate=str(gate)))
+    for name in ("core_a.py", "core_b.py"):
+        shutil.copy(ROOT / "tests" / "zoo" / "core_bidder.py", folder / name)
     monkeypatch.setenv("APDP_AGENTS", str(folder))
     return folder
 
@@ -123,6 +126,13 @@ def test_a_tournament_on_ray_equals_the_local_one(cluster: str, field: Path, tmp
     assert on_ray == records(tmp_path / "local")
     assert rows(tmp_path / "ray") == 12
     assert all(not r["result"]["faults"] for r in on_ray.values())  # the C agent was built on the worker
+
+
+def test_a_match_on_ray_plays_on_a_core_of_its_own(cluster: str, field: Path, tmp_path: Path) -> None:
+    config = make_config(topology="france", agents=["core-a", "core-b"], overrides={"tasks": 3})
+    summary = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, ray=RayCluster(cluster))
+    assert summary.played == 2 and summary.errors == 0
+    assert_one_core_per_match(tmp_path / "ray", 2)
 
 
 class _StopAfter(TournamentEvents):

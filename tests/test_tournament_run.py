@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import assert_one_core_per_match
 
 from apdp.discovery import PROJECT_ROOT
 from tournament.config import make_config
@@ -63,20 +64,6 @@ class Gated(Template):
         super().setup(topology, distribution, company)
 '''
 
-CORE = '''
-import os
-
-from template import Template
-
-
-class Core(Template):
-    """The template, bidding the CPUs it may run on: 1000 per CPU, plus the lowest CPU's number."""
-
-    def bid(self, task):
-        cpus = os.sched_getaffinity(0)
-        return 1000.0 * len(cpus) + min(cpus)
-'''
-
 #: The ``apdp`` command, run by the interpreter running the tests.
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 
@@ -93,8 +80,8 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         shutil.copy(TEMPLATE, folder / f"{name}.py")
     shutil.copy(TEMPLATE, folder / "template.py")  # importable by slow.py
     (folder / "faulty.py").write_text(FAULTY)
-    (folder / "core_a.py").write_text(CORE)
-    (folder / "core_b.py").write_text(CORE)
+    for name in ("core_a.py", "core_b.py"):
+        shutil.copy(Path(__file__).parent / "zoo" / "core_bidder.py", folder / name)
     gate = tmp_path / "gate"
     (gate / "tickets").mkdir(parents=True)
     (gate / "open").touch()
@@ -136,22 +123,11 @@ def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) ->
 
 
 def test_each_worker_plays_its_matches_on_a_core_of_its_own(field: Path, tmp_path: Path) -> None:
-    cores = os.sched_getaffinity(0)
-    jobs = min(2, len(cores))
+    jobs = min(2, len(os.sched_getaffinity(0)))
     config = make_config(topology="france", agents=["core-a", "core-b"], overrides={"tasks": 3})
     summary = run_tournament(config, tmp_path / "out", jobs=jobs, progress=False)
     assert summary.played == 2 and summary.errors == 0
-    store = ResultsStore.open(tmp_path / "out")
-    try:
-        records = [store.record(m.key) for m in store.matches()]
-        bids = [{bid for auction in r["auctions"] for bid in auction["bids"]} for r in records if r is not None]
-    finally:
-        store.close()
-    assert len(bids) == 2
-    for match in bids:  # both agents of a match, at every auction, on the same single core
-        assert len(match) == 1, match
-        (bid,) = match
-        assert bid is not None and bid // 1000 == 1 and int(bid) % 1000 in cores, bid
+    assert_one_core_per_match(tmp_path / "out", 2)
 
 
 def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""A core of its own for each worker of a local tournament, shared by its matches' processes.
+"""A core of its own for each match being played, shared by the match's referee and agents.
 
 A match is played one call at a time (the referee waits while an agent thinks, and an agent is
 stopped between its calls), so the referee and both agents of a match can share one core without
@@ -6,9 +6,11 @@ one taking time from another. Pinned together, each message between them is a sw
 instead of a wake-up across cores, several times cheaper (on a virtual machine, ten times); and no
 match's agent can use another match's core.
 
-The parent makes a folder holding one lock file per core it may use (:class:`CoreLocks`); each
-worker, as it starts, takes the first lock it can hold (:func:`take_core`) and keeps it until it
-exits, so a worker that dies frees its core for the worker that replaces it.
+Cores are handed out through lock files, one per core, held with ``flock``: a lock is released
+when its holder exits, however it exits. A local tournament's parent makes a folder of them for
+its run (:class:`CoreLocks`) and each worker keeps one core for its lifetime (:func:`take_core`), so a
+worker that dies frees its core for the one that replaces it. A Ray worker, which plays matches of
+any run, holds a core of its machine's folder for one match at a time (:func:`core_for_a_match`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,25 @@ import contextlib
 import fcntl
 import os
 import shutil
+import stat
 import tempfile
+from collections.abc import Iterator
 
-#: The lock this worker holds (its descriptor stays open for as long as the worker lives).
+from apdp.sandbox.zygote_link import Zygote
+
+#: The lock this worker keeps (its descriptor stays open for as long as the worker lives).
 _held: list[int] = []
+
+
+def _usable_cores() -> list[int]:
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
+def _make_locks(folder: str, cores: list[int]) -> None:
+    for core in cores:
+        path = os.path.join(folder, str(core))
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
 
 
 class CoreLocks:
@@ -29,15 +46,11 @@ class CoreLocks:
 
     def __init__(self, jobs: int) -> None:
         self.folder: str | None = None
-        if not hasattr(os, "sched_getaffinity"):
-            return
-        cores = sorted(os.sched_getaffinity(0))
-        if jobs > len(cores):
+        cores = _usable_cores()
+        if not cores or jobs > len(cores):
             return
         self.folder = tempfile.mkdtemp(prefix="apdp-cores-")
-        for core in cores:
-            with open(os.path.join(self.folder, str(core)), "w"):
-                pass
+        _make_locks(self.folder, cores)
 
     def close(self) -> None:
         """Remove the lock files (workers still holding one keep their descriptor)."""
@@ -52,16 +65,15 @@ class CoreLocks:
         self.close()
 
 
-def take_core(folder: str) -> int | None:
-    """Lock the first free core of ``folder`` for this process's lifetime and return it; None if
-    every core is taken."""
+def _lock_free_core(folder: str) -> tuple[int, int] | None:
+    """(core, descriptor holding its lock) for the first free core of ``folder``, or None."""
     try:
         names = sorted(os.listdir(folder), key=int)
     except (OSError, ValueError):
         return None
     for name in names:
         try:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_CLOEXEC)
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
         except OSError:
             continue
         try:
@@ -69,9 +81,19 @@ def take_core(folder: str) -> int | None:
         except OSError:
             os.close(fd)
             continue
-        _held.append(fd)
-        return int(name)
+        return int(name), fd
     return None
+
+
+def take_core(folder: str) -> int | None:
+    """Lock the first free core of ``folder`` for this process's lifetime and return it; None if
+    every core is taken."""
+    taken = _lock_free_core(folder)
+    if taken is None:
+        return None
+    core, fd = taken
+    _held.append(fd)
+    return core
 
 
 def pin_to_core(core: int) -> bool:
@@ -80,3 +102,44 @@ def pin_to_core(core: int) -> bool:
         os.sched_setaffinity(0, {core})
         return True
     return False
+
+
+def _machine_folder() -> str | None:
+    """This user's lock folder for the cores of this machine (made on first use), or None if it
+    cannot be trusted (not a folder of this user's alone)."""
+    folder = os.path.join(tempfile.gettempdir(), f"apdp-cores-{os.getuid()}")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder, 0o700)
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    _make_locks(folder, _usable_cores())
+    return folder
+
+
+@contextlib.contextmanager
+def core_for_a_match() -> Iterator[int | None]:
+    """Hold a free core of this machine while the block plays a match: this process and its zygote
+    (so the agents it starts) run on it alone, and are set free again after. Yields the core, or
+    None when every core is taken (more matches at once than cores: the match runs unpinned)."""
+    cores = _usable_cores()
+    folder = _machine_folder() if cores else None
+    taken = None if folder is None else _lock_free_core(folder)
+    if taken is None:
+        yield None
+        return
+    core, fd = taken
+    zygote = Zygote.get()
+    try:
+        pinned = pin_to_core(core)
+        if pinned:
+            zygote.pin(core)
+        yield core if pinned else None
+    finally:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, cores)
+            os.sched_setaffinity(zygote.pid, cores)
+        os.close(fd)

@@ -2,9 +2,10 @@
 
 Ray (an existing distributed engine: scheduling over many machines, a shared object store, retries
 of tasks whose worker or node was lost) runs each match as a task that reserves one CPU, so an agent
-never gets less than a core. The parent stays the only writer of the store: it keeps at most one
-match per CPU of the cluster (or ``jobs``) submitted, and records stream back as matches end,
-through the same events as the local executor (progress bar, store, log).
+never gets less than a core. The parent stays the only writer of the store: it keeps one match per
+CPU of the cluster submitted and a quarter as many more waiting in Ray's queue (so that a freed CPU
+starts the next match at once, without waiting for the parent), or exactly ``jobs``; records stream
+back as matches end, through the same events as the local executor (progress bar, store, log).
 
 Nothing is assumed on the cluster's machines but Python with apdp's dependencies and Ray: apdp
 itself (``apdp``, ``baselines``, ``tournament``, with the shipped networks inside the package, as a
@@ -103,6 +104,7 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
 
     from apdp.discovery import AgentSource
     from apdp.match import play_match
+    from tournament.cores import core_for_a_match
 
     shipped.networks.install()
     sources = []
@@ -119,11 +121,12 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
             folder = _unpacked[agent.sha256] = unpack(agent.sha256, fetch)
         sources.append(AgentSource(name, folder / agent.entry))
     scenario = shipped.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
-    return play_match(
-        scenario, sources, seed=match.seed, key=shipped.key,
-        identities=[shipped.agents[name].identity for name in match.agents],
-        registry={k: dict(v) for k, v in shipped.registry.items()},
-    )
+    with core_for_a_match():  # as a local worker plays: referee and agents on one core of their own
+        return play_match(
+            scenario, sources, seed=match.seed, key=shipped.key,
+            identities=[shipped.agents[name].identity for name in match.agents],
+            registry={k: dict(v) for k, v in shipped.registry.items()},
+        )
 
 
 def _stage_apdp(into: Path) -> list[str]:
@@ -244,7 +247,7 @@ def ship(
 
 class _Capacity:
     """How many matches to keep submitted: ``jobs``, or one per CPU of the cluster (re-read now and
-    then, as nodes join or leave)."""
+    then, as nodes join or leave) and a quarter as many more, waiting in Ray's queue."""
 
     def __init__(self, ray: ModuleType, jobs: int | None) -> None:
         self.ray = ray
@@ -258,7 +261,8 @@ class _Capacity:
         now = time.monotonic()
         if now - self._read_at >= RESIZE_EVERY:
             self._read_at = now
-            self._value = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+            cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+            self._value = cpus + (cpus + 3) // 4
         return self._value
 
 
@@ -284,7 +288,8 @@ def run_on_ray(
 ) -> int:
     """Play every match as a Ray task, reporting through ``events`` as they end; returns the errors.
 
-    At most ``jobs`` (default: the cluster's CPUs) are submitted at once; an interrupt cancels them.
+    At most ``jobs`` are submitted at once (default: the cluster's CPUs and a quarter more, queued);
+    an interrupt cancels them.
     """
     play = ray.remote(num_cpus=1, max_retries=RETRIES)(play_shipped)
     shipped_ref = ray.put(shipped)

@@ -95,9 +95,14 @@ class Zygote:
             cls._instance = zygote
         return zygote
 
-    def pin(self, cpu: int) -> None:
-        """Run the zygote, and so every agent process it starts from now on, on ``cpu`` alone."""
-        os.sched_setaffinity(self.pid, {cpu})
+    def pin(self, cpu: int) -> bool:
+        """Run the zygote, and so every agent process it starts from now on, on ``cpu`` alone;
+        False if it cannot be (the zygote is gone: the next one starts from this pinned process)."""
+        try:
+            os.sched_setaffinity(self.pid, {cpu})
+        except OSError:
+            return False
+        return True
 
     def nursery(self) -> socket.socket | None:
         """The socket on which other processes (this referee's workers) :meth:`adopt` forks of
