@@ -1,8 +1,10 @@
 """Platform overhead per match: wall time of a 50-task match, with the template agents and with
 agents that answer at once (the referee alone: process start, confinement, calls, validation,
-settlement), with the sandbox on and off, measured side by side (interleaved) in one run; the
-referee's own CPU time per match; and the whole `apdp tournament` command (start-up, workers,
-store, exit included) per match, for 6 and for 90 matches between agents that answer at once.
+settlement), with the sandbox on and off, on one core as apdp plays a match (a tournament's
+worker, a Ray task, `apdp match`) and on any core (`play_match` called from a script), measured
+side by side (interleaved) in one run, with the referee's own CPU time per match; and the whole
+`apdp tournament` command (start-up, workers, store, exit included) per match, for 6 and for 90
+matches between agents that answer at once.
 
 Goals on a 2-core machine: <= 0.035 s of overhead per match unconfined (the Java platform spends
 ~0.35 s), confinement adding at most 20% to it; the referee's own time under 15 ms per match; the
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 
 from apdp.match import play_match
+from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import Scenario, load_scenario
 
 INSTANT = str(Path(__file__).with_name("instant_agent.py"))
@@ -39,22 +42,43 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(agents: list[str], topology: str, matches: int) -> tuple[dict[bool, list[float]], dict[bool, list[float]]]:
-    """Wall seconds per match, and the referee's own CPU seconds per match, with the sandbox on
-    (True) and off (False), interleaved match by match."""
+#: The conditions a match is measured in: (label, sandbox on, pinned to one core).
+CONDITIONS = (
+    ("sandbox on, one core (as apdp plays)", True, True),
+    ("sandbox off, one core", False, True),
+    ("sandbox on, any core (play_match in a script)", True, False),
+)
+
+
+def _place(core: int | None) -> None:
+    """Run this referee and its zygote (so the agents it starts) on ``core``, or on any core."""
+    cpus = set(ALL_CORES) if core is None else {core}
+    os.sched_setaffinity(0, cpus)
+    os.sched_setaffinity(Zygote.get().pid, cpus)
+
+
+ALL_CORES = sorted(os.sched_getaffinity(0))
+
+
+def measure(agents: list[str], topology: str, matches: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Wall seconds per match and the referee's own CPU seconds per match in each condition,
+    interleaved match by match (the order turning with the seed)."""
     scenarios = {on: _scenario(topology, on) for on in (True, False)}
-    for scenario in scenarios.values():
-        play_match(scenario, agents, seed=0)  # warm-up: starts the zygote, fills caches
-    times: dict[bool, list[float]] = {True: [], False: []}
-    cpu: dict[bool, list[float]] = {True: [], False: []}
+    measured: dict[str, tuple[list[float], list[float]]] = {label: ([], []) for label, _, _ in CONDITIONS}
+    for _label, on, pinned in CONDITIONS:  # warm-up: starts the zygote, fills caches
+        _place(ALL_CORES[-1] if pinned else None)
+        play_match(scenarios[on], agents, seed=0)
     for seed in range(1, matches + 1):
-        for on in ((True, False) if seed % 2 else (False, True)):
+        turn = seed % len(CONDITIONS)
+        for label, on, pinned in CONDITIONS[turn:] + CONDITIONS[:turn]:
+            _place(ALL_CORES[-1] if pinned else None)
             start, used = time.perf_counter(), _cpu()
             record = play_match(scenarios[on], agents, seed=seed)
-            times[on].append(time.perf_counter() - start)
-            cpu[on].append(_cpu() - used)
+            measured[label][0].append(time.perf_counter() - start)
+            measured[label][1].append(_cpu() - used)
             assert not record["result"]["faults"], record["result"]["faults"]
-    return times, cpu
+    _place(None)
+    return measured
 
 
 def whole_command(agents: int, runs: int, topology: str) -> list[float]:
@@ -87,22 +111,14 @@ def main() -> None:
     print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()[0]:.2f}")
     rows = [("template vs template", ["template", "template"]),
             ("referee alone (instant agents)", [INSTANT, INSTANT])]
-    print(f"{args.matches} matches of 50 tasks on {args.topology}, one at a time, sandbox on/off interleaved")
-    print(f"{'':34}{'sandbox':>8}{'mean s':>9}{'median s':>10}{'min s':>8}{'on/off':>8}")
-    referee: dict[bool, list[float]] = {}
+    print(f"{args.matches} matches of 50 tasks on {args.topology}, one at a time, conditions interleaved")
+    print(f"{'':34}{'':44}{'wall s':>8}{'min s':>8}{'referee CPU ms':>16}")
     for label, agents in rows:
-        t, cpu = measure(agents, args.topology, args.matches)
-        if agents[0] == INSTANT:
-            referee = cpu
-        for on in (False, True):
-            ratio = statistics.median(t[True]) / statistics.median(t[False])
-            print(f"{label:34}{'on' if on else 'off':>8}{statistics.mean(t[on]):9.4f}"
-                  f"{statistics.median(t[on]):10.4f}{min(t[on]):8.4f}"
-                  f"{(f'{ratio:8.2f}' if on else ''):>8}")
-    print("goals: referee alone, sandbox off <= 0.035 s per match (Java Logist: ~0.35 s); on/off <= 1.20")
-    print(f"referee's own CPU time per match (instant agents, median): sandbox on "
-          f"{statistics.median(referee[True]) * 1000:.1f} ms, off {statistics.median(referee[False]) * 1000:.1f} ms"
-          " (goal < 15 ms)")
+        for condition, (wall, cpu) in measure(agents, args.topology, args.matches).items():
+            print(f"{label:34}{condition:44}{statistics.median(wall):8.4f}{min(wall):8.4f}"
+                  f"{statistics.median(cpu) * 1000:16.1f}")
+    print("medians; goals: referee alone <= 0.035 s per match (Java Logist: ~0.35 s), the sandbox adding at most 20%;")
+    print("the referee's own CPU time per match under 15 ms (as apdp plays: sandbox on, one core)")
     print(f"whole `apdp tournament` command, instant agents, 50 tasks, every core, median of {args.commands}:")
     for agents, matches in ((3, 6), (10, 90)):
         seconds = statistics.median(whole_command(agents, args.commands, args.topology))

@@ -34,6 +34,18 @@ def test_match_prints_auctions_result_and_writes_a_valid_record(tmp_path: Path) 
     assert bad.returncode == 1 and "result.profit of agent 0" in bad.stdout
 
 
+def test_a_match_plays_on_one_core(tmp_path: Path) -> None:
+    zoo = Path(__file__).parent / "zoo"
+    (tmp_path / "core_bidder.py").write_text((zoo / "core_bidder.py").read_text())
+    (tmp_path / "template.py").write_text((zoo.parent.parent / "agents" / "template.py").read_text())
+    record = tmp_path / "r.json"
+    run = apdp("match", "--agents", str(tmp_path / "core_bidder.py"), str(tmp_path / "core_bidder.py"),
+               "--tasks", "3", "--record", str(record))
+    assert run.returncode == 0, run.stderr
+    bids = {bid for auction in json.loads(record.read_text())["auctions"] for bid in auction["bids"]}
+    assert len(bids) == 1 and 1000 <= bids.pop() < 2000, bids  # both agents, every auction: one core
+
+
 def test_verify_unreadable_is_exit_2(tmp_path: Path) -> None:
     junk = tmp_path / "junk.json"
     junk.write_text("{not json")

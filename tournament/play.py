@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from apdp.discovery import AgentSource
+from apdp.sandbox.cores import pin_to_core, take_core
 from apdp.scenario import Scenario
-from tournament.cores import pin_to_core, take_core
 from tournament.events import Record
 from tournament.logs import worker_logging
 from tournament.schedule import MatchSpec
@@ -49,15 +49,15 @@ class PlayMatch:
 
 
 
-def worker_start(queue: Any, level: int, nursery: socket.socket | None, cores: str | None) -> None:
-    """A worker's first steps: its log goes to the run's; it takes a core of its own from the lock
-    folder ``cores`` (:mod:`tournament.cores`), if any; and it gets its zygote at once, on that
+def worker_start(queue: Any, level: int, nursery: socket.socket | None) -> None:
+    """A worker's first steps: its log goes to the run's; it takes a free core of the machine for
+    its lifetime (:mod:`apdp.sandbox.cores`), if there is one; and it gets its zygote at once, on that
     core: a fork of the run's zygote through ``nursery`` (already loaded), else one of its own (a
     fresh interpreter that loads apdp while the worker waits for its first match)."""
     from apdp.sandbox.zygote_link import Zygote
 
     worker_logging(queue, level)
-    core = None if cores is None else take_core(cores)
+    core = take_core()
     if core is not None and not pin_to_core(core):
         core = None
     zygote = None if nursery is None else Zygote.adopt(nursery)

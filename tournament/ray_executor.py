@@ -104,7 +104,7 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
 
     from apdp.discovery import AgentSource
     from apdp.match import play_match
-    from tournament.cores import core_for_a_match
+    from apdp.sandbox.cores import core_for_a_match
 
     shipped.networks.install()
     sources = []

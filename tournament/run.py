@@ -14,7 +14,6 @@ from pathlib import Path
 from apdp.discovery import registry_params
 from apdp.identity import agent_identity
 from tournament.config import TournamentConfig
-from tournament.cores import CoreLocks
 from tournament.events import Broadcast, Record, TournamentEvents
 from tournament.executor import PlayFunction, run_matches
 from tournament.logs import LogEvents, RunLog
@@ -123,18 +122,17 @@ def _run(
                 else:
                     from apdp.sandbox.zygote_link import Zygote
 
-                    with CoreLocks(jobs) as cores:
-                        run_matches(
-                            todo,
-                            play or PlayMatch(
-                                config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
-                                identities, registry_params(),
-                            ),
-                            events,
-                            jobs=jobs,
-                            initializer=worker_start,
-                            initargs=(run_log.queue, run_log.level, Zygote.get().nursery(), cores.folder),
-                        )
+                    run_matches(
+                        todo,
+                        play or PlayMatch(
+                            config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
+                            identities, registry_params(),
+                        ),
+                        events,
+                        jobs=jobs,
+                        initializer=worker_start,
+                        initargs=(run_log.queue, run_log.level, Zygote.get().nursery()),
+                    )
                 interrupted = False
             finally:
                 summary.seconds = time.perf_counter() - started

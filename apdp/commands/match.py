@@ -130,7 +130,9 @@ def match(
 
     how = f" (drawn at random; --seed {spec.seed} replays it)" if drawn else ""
     typer.echo(f"match on {spec.topology}, seed {spec.seed}{how}: {' vs '.join(names)}")
-    with searched_first("APDP_AGENTS", agents_dir):
+    from apdp.sandbox.cores import core_for_a_match
+
+    with searched_first("APDP_AGENTS", agents_dir), core_for_a_match():
         result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
     from apdp.sandbox.protections import warning
 

@@ -1,16 +1,21 @@
 """A core of its own for each match being played, shared by the match's referee and agents.
 
+(Used by the tournament's executors and ``apdp match``; :func:`apdp.match.play_match` itself pins
+nothing, so a program that calls it places its matches as it likes.)
+
 A match is played one call at a time (the referee waits while an agent thinks, and an agent is
 stopped between its calls), so the referee and both agents of a match can share one core without
 one taking time from another. Pinned together, each message between them is a switch on one core
 instead of a wake-up across cores, several times cheaper (on a virtual machine, ten times); and no
 match's agent can use another match's core.
 
-Cores are handed out through lock files, one per core, held with ``flock``: a lock is released
-when its holder exits, however it exits. A local tournament's parent makes a folder of them for
-its run (:class:`CoreLocks`) and each worker keeps one core for its lifetime (:func:`take_core`), so a
-worker that dies frees its core for the one that replaces it. A Ray worker, which plays matches of
-any run, holds a core of its machine's folder for one match at a time (:func:`core_for_a_match`).
+Cores are handed out through lock files, one per core of the machine, in a folder of the user's
+(``$APDP_CORES_DIR``, default ``$TMPDIR/apdp-cores-UID``), held with ``flock``: a lock is
+released when its holder exits, however it exits. A local tournament's worker keeps a core for its
+lifetime (:func:`take_core`), so a worker that dies frees its core for the one that replaces it; a
+Ray worker, which plays matches of any run, and ``apdp match`` hold one for a match
+(:func:`core_for_a_match`). Two runs at once on one machine share its cores this way instead of
+doubling up on the first ones; a match that finds every core taken plays unpinned.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -36,33 +40,8 @@ def _usable_cores() -> list[int]:
 def _make_locks(folder: str, cores: list[int]) -> None:
     for core in cores:
         path = os.path.join(folder, str(core))
-        with contextlib.suppress(FileExistsError):
+        with contextlib.suppress(OSError):  # made already (or not makeable: that core stays unused)
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
-
-
-class CoreLocks:
-    """The lock files of the cores this process may use; ``folder`` is None (nothing is pinned)
-    when there are fewer cores than ``jobs`` or no way to pin (another OS)."""
-
-    def __init__(self, jobs: int) -> None:
-        self.folder: str | None = None
-        cores = _usable_cores()
-        if not cores or jobs > len(cores):
-            return
-        self.folder = tempfile.mkdtemp(prefix="apdp-cores-")
-        _make_locks(self.folder, cores)
-
-    def close(self) -> None:
-        """Remove the lock files (workers still holding one keep their descriptor)."""
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
-
-    def __enter__(self) -> CoreLocks:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
 
 def _lock_free_core(folder: str) -> tuple[int, int] | None:
@@ -85,10 +64,11 @@ def _lock_free_core(folder: str) -> tuple[int, int] | None:
     return None
 
 
-def take_core(folder: str) -> int | None:
-    """Lock the first free core of ``folder`` for this process's lifetime and return it; None if
-    every core is taken."""
-    taken = _lock_free_core(folder)
+def take_core() -> int | None:
+    """Lock the first free core of this machine for this process's lifetime and return it; None if
+    every core is taken (or cores cannot be locked or pinned here)."""
+    folder = _machine_folder()
+    taken = None if folder is None else _lock_free_core(folder)
     if taken is None:
         return None
     core, fd = taken
@@ -106,9 +86,11 @@ def pin_to_core(core: int) -> bool:
 
 def _machine_folder() -> str | None:
     """This user's lock folder for the cores of this machine (made on first use), or None if it
-    cannot be trusted (not a folder of this user's alone)."""
-    folder = os.path.join(tempfile.gettempdir(), f"apdp-cores-{os.getuid()}")
-    with contextlib.suppress(FileExistsError):
+    cannot be trusted (not a folder of this user's alone) or this OS cannot pin."""
+    if not _usable_cores():
+        return None
+    folder = os.environ.get("APDP_CORES_DIR") or os.path.join(tempfile.gettempdir(), f"apdp-cores-{os.getuid()}")
+    with contextlib.suppress(OSError):  # it exists, or cannot be made (then lstat says so)
         os.mkdir(folder, 0o700)
     try:
         info = os.lstat(folder)
@@ -126,7 +108,7 @@ def core_for_a_match() -> Iterator[int | None]:
     (so the agents it starts) run on it alone, and are set free again after. Yields the core, or
     None when every core is taken (more matches at once than cores: the match runs unpinned)."""
     cores = _usable_cores()
-    folder = _machine_folder() if cores else None
+    folder = _machine_folder()
     taken = None if folder is None else _lock_free_core(folder)
     if taken is None:
         yield None
