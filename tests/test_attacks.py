@@ -339,7 +339,8 @@ def check_record(world: World, record: Mapping[str, Any], base: Mapping[str, Any
     if strip(record) != strip(base):
         changed = sorted(k for k in set(record) | set(base) if k not in ("timing", "output")
                          and record.get(k) != base.get(k))
-        problems.append(f"the record differs from the match without the attack in {changed}")
+        shown = {k: (record.get(k), base.get(k)) for k in changed if k == "sandbox"}  # small: worth showing
+        problems.append(f"the record differs from the match without the attack in {changed} {shown or ''}")
     for index, output in enumerate(record["output"]):
         for name, value in world.secrets(seed).items():
             if value in str(output):

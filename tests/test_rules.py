@@ -114,6 +114,16 @@ def test_distribution_policies_shape_probabilities() -> None:
     assert {t.weight for t in TaskDistribution(FR, const).sample_tasks(np.random.default_rng(1), 20)} == {3}
 
 
+@pytest.mark.parametrize("pairs", [{}, {"policy": "short"}, {"distribution": "uniform", "min": 0.1, "seed": 7}])
+def test_tasks_are_drawn_as_generator_choice_draws_them(pairs: dict[str, object]) -> None:
+    d = TaskDistribution(FR, DistributionSpec.model_validate({"pairs": pairs}))
+    rng, reference = np.random.default_rng(11), np.random.default_rng(11)
+    for task in d.sample_tasks(rng, 500):
+        k = int(reference.choice(len(d.pairs), p=np.array(d.probabilities)))
+        reference.integers(1, 11)  # the weight's draw
+        assert (task.pickup, task.delivery) == d.pairs[k]
+
+
 def test_scenario_file_and_overrides(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     path.write_text('topology = "nl"\ntasks = 12\n[timeouts]\nbid = 1.5\n')

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import fast_scenario
 from typer.testing import CliRunner
 
@@ -206,3 +207,25 @@ def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -
         ran[sandbox] = [a["bids"][0] - 1000 for a in record["auctions"][1:]]
     assert max(ran[True]) < 25, ran  # a 2 ms tick: stopped, it hardly ticks between its bids
     assert min(ran[False]) > 50, ran
+
+
+def test_pids_groups_of_dead_zygotes_are_removed_and_never_collide() -> None:
+    base = cgroup._base()
+    if os.getuid() != 0 or base is None:
+        pytest.skip("pids groups are for a root referee with a writable pids cgroup")
+    dead = os.fork()
+    if dead == 0:  # pragma: no cover
+        os._exit(0)
+    os.waitpid(dead, 0)
+    leftover = Path(base, f"apdp-{dead}-1")  # a zygote killed outright leaves its empty group
+    leftover.mkdir()
+    taken = Path(base, f"apdp-{os.getpid()}-1")  # a dead zygote that had this process's pid
+    taken.mkdir()
+    pool = cgroup.Pool()
+    try:
+        assert not leftover.exists()
+        group = pool.take(8)
+        assert group is not None and Path(group) != taken
+    finally:
+        pool.close()
+        taken.rmdir()

@@ -47,24 +47,33 @@ class Pool:
         self._free: list[str] = []
         self._limits: dict[str, int] = {}
         self._made = 0
+        if self._base is not None:
+            _remove_leftovers(self._base)
 
     def take(self, processes: int) -> str | None:
         """A group capped at ``processes``, or None where no pids cgroup is writable."""
         if self._base is None:
             return None
         try:
-            if self._free:
-                group = self._free.pop()
-            else:
-                self._made += 1
-                group = os.path.join(self._base, f"apdp-{os.getpid()}-{self._made}")
-                os.mkdir(group, 0o755)
+            group = self._free.pop() if self._free else self._new_group(self._base)
             if self._limits.get(group) != processes:
                 _write(os.path.join(group, "pids.max"), str(processes))
                 self._limits[group] = processes
         except OSError:
             return None
         return group
+
+    def _new_group(self, base: str) -> str:
+        """A new empty group (a name taken by a group left over from a dead zygote with this pid
+        is skipped: that group may still hold a process)."""
+        while True:
+            self._made += 1
+            group = os.path.join(base, f"apdp-{os.getpid()}-{self._made}")
+            try:
+                os.mkdir(group, 0o755)
+            except FileExistsError:
+                continue
+            return group
 
     def give_back(self, group: str) -> None:
         """Return a group whose agent process ended (and whose leftovers were killed)."""
@@ -85,6 +94,27 @@ class Pool:
                 os.rmdir(group)
         self._free.clear()
         self._limits.clear()
+
+
+def _remove_leftovers(base: str) -> None:
+    """Remove the empty groups of zygotes that are gone (one killed outright cannot remove its own)."""
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        parts = name.split("-")
+        if len(parts) != 3 or parts[0] != "apdp" or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # its zygote (or a process that reused its pid) is alive: leave it be
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(base, name))
 
 
 def join(group: str | None) -> bool:

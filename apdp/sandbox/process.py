@@ -97,6 +97,7 @@ class AgentProcess:
     _poller: select.poll | None = field(default=None, init=False)
     _buffer: bytearray = field(default_factory=bytearray, init=False)  # bytes read, not yet a reply
     _paused: bool = field(default=False, init=False)
+    _fd: int = field(default=-1, init=False)  # the conversation's descriptor
 
     def start(self, agent_path: str) -> None:
         """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
@@ -111,8 +112,9 @@ class AgentProcess:
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)
+        self._fd = self._conn.fileno()
         self._poller = select.poll()  # kept: a call waits on it without building a selector
-        self._poller.register(self._conn.fileno(), select.POLLIN)
+        self._poller.register(self._fd, select.POLLIN)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
@@ -124,13 +126,20 @@ class AgentProcess:
         each within its timeout of the previous reply (the first: of the sending); stop at the
         first fault. Each result carries the CPU seconds used since the previous reading; a call
         shorter than :data:`SHORT_CALL`, or whose reply came with the next one, carries 0.0 and
-        its CPU counts to the next call of the request."""
+        its CPU counts to the next call of the request.
+
+        A confined agent runs only during its requests: its process group is continued (SIGCONT)
+        before the request is sent and stopped (SIGSTOP) once the replies are read, so that
+        nothing it left running takes its opponent's time (its match's core) or another match's.
+        The group holds every process the agent started: a confined process cannot leave it."""
         if self._conn is None or self._killed:
             return [CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)]
-        self._signal(signal.SIGCONT)
+        if self._paused:
+            self._group_signal(signal.SIGCONT)
+            self._paused = False
         start = time.monotonic()
         try:
-            fd, data = self._conn.fileno(), memoryview(payload)
+            fd, data = self._fd, memoryview(payload)
             while data:
                 data = data[os.write(fd, data) :]
         except (EOFError, BrokenPipeError, ConnectionResetError):
@@ -139,12 +148,13 @@ class AgentProcess:
             self.kill()
             return [CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)]
         results: list[CallResult] = []
+        last = len(timeouts) - 1
         for n, timeout in enumerate(timeouts):
             result = self._reply(timeout, start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
             try:
-                shares = result.fault is None and n + 1 < len(timeouts) and (
+                shares = n < last and result.fault is None and (
                     result.seconds < SHORT_CALL or self._complete() is not None
                 )
             except OSError:  # a bad next message: its own read says so
@@ -154,21 +164,15 @@ class AgentProcess:
             if result.fault is not None:
                 break
             start += result.seconds
-        if self.confined:
-            self._signal(signal.SIGSTOP)
+        if self.confined and not self._killed:
+            self._group_signal(signal.SIGSTOP)
+            self._paused = True
         return results
 
-    def _signal(self, sig: signal.Signals) -> None:
-        """Stop (SIGSTOP) or continue (SIGCONT) the agent's process group: a confined agent runs
-        only during its calls, so that nothing it left running takes the opponent's time (its
-        match's core, in a tournament) or another match's. The group holds every process the
-        agent started: a confined process cannot leave it."""
-        paused = sig == signal.SIGSTOP
-        if self._pid is None or self._killed or paused == self._paused:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._pid, sig)
-        self._paused = paused
+    def _group_signal(self, sig: signal.Signals) -> None:
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._pid, sig)
 
     def _receive(self, deadline: float) -> bytes | None:
         """The next whole message, or None if it has not arrived by ``deadline`` (monotonic).
@@ -190,7 +194,7 @@ class AgentProcess:
             left = deadline - time.monotonic()
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
                 return None
-            chunk = os.read(self._conn.fileno(), 1 << 16)
+            chunk = os.read(self._fd, 1 << 16)
             if not chunk:
                 raise EOFError
             buffer += chunk
