@@ -18,7 +18,9 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import select
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -81,6 +83,32 @@ def measure(agents: list[str], topology: str, matches: int) -> dict[str, tuple[l
     return measured
 
 
+def round_trip_floor(core: int, trips: int = 5000) -> float:
+    """CPU seconds this process spends per message round trip with another process on one core
+    (write, wait, read: no Python around it but the loop): the floor under a referee's call."""
+    ours, theirs = socket.socketpair()
+    os.sched_setaffinity(0, {core})
+    pid = os.fork()
+    if pid == 0:  # the echo, on the same core
+        ours.close()
+        while data := os.read(theirs.fileno(), 1 << 16):
+            os.write(theirs.fileno(), data[:32])
+        os._exit(0)
+    theirs.close()
+    poller = select.poll()
+    poller.register(ours.fileno(), select.POLLIN)
+    used = _cpu()
+    for _ in range(trips):
+        os.write(ours.fileno(), b"x" * 100)
+        poller.poll(1000)
+        os.read(ours.fileno(), 1 << 16)
+    used = _cpu() - used
+    ours.close()
+    os.waitpid(pid, 0)
+    os.sched_setaffinity(0, set(ALL_CORES))
+    return used / trips
+
+
 def whole_command(agents: int, runs: int, topology: str) -> list[float]:
     """Wall seconds of `apdp tournament --quiet` with ``agents`` instant agents (50 tasks, every
     core), each run into a fresh folder."""
@@ -119,6 +147,9 @@ def main() -> None:
                   f"{statistics.median(cpu) * 1000:16.1f}")
     print("medians; goals: referee alone <= 0.035 s per match (Java Logist: ~0.35 s), the sandbox adding at most 20%;")
     print("the referee's own CPU time per match under 15 ms (as apdp plays: sandbox on, one core)")
+    floor = round_trip_floor(ALL_CORES[-1])
+    print(f"the floor on this machine now: a bare message round trip on one core costs {floor * 1e6:.1f} us of CPU,"
+          f" {floor * 104 * 1000:.1f} ms for a 50-task match's 104 requests")
     print(f"whole `apdp tournament` command, instant agents, 50 tasks, every core, median of {args.commands}:")
     for agents, matches in ((3, 6), (10, 90)):
         seconds = statistics.median(whole_command(agents, args.commands, args.topology))
