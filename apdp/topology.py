@@ -338,4 +338,11 @@ def _load_cached(name_or_path: str, _dirs: Sequence[str]) -> Topology:
     if path is None:
         known = ", ".join(available_topologies())
         raise TopologyError(f"unknown topology {name_or_path!r}; choose one of: {known}, or a .toml file")
+    return _load_named(path)
+
+
+@cache
+def _load_named(path: Path) -> Topology:
+    # one object per file, whichever name or alias found it ("fr", "France"): a record's network
+    # is then recognised as the shipped one by identity, not by comparing every road
     return load_topology_file(path)
