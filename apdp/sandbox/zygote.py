@@ -9,6 +9,10 @@ Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with
 descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid)``;
 whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
 
+A tournament's zygote also serves a nursery socket (see :func:`serve`): each of the referee's
+worker processes gets a zygote of its own forked from it, already loaded, rather than starting an
+interpreter; such a zygote serves its worker alone, as above, and ends when its worker goes away.
+
 The zygote is a child subreaper: a process that an agent started and orphaned (a double-forked
 daemon, the children of a killed agent) becomes the zygote's child, and the zygote kills it at
 once. So no process an agent started outlives its agent process, however it detached itself.
@@ -122,8 +126,8 @@ def serve(control_fd: int, nursery_fd: int | None = None) -> None:
     """The zygote's loop: fork on request, report exits, end when the referee goes away.
 
     ``nursery_fd``: a socket on which the referee's worker processes ask for zygotes of their own
-    (a message ``("zygote",)`` with the worker's end of a new control socket); each is forked from
-    this one, with everything already loaded, instead of starting a fresh interpreter.
+    (a message carrying the worker's end of a new control socket); each is forked from this one,
+    with everything already loaded, and says ``("ready", pid)`` on that socket.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
     with contextlib.suppress(OSError):
