@@ -79,6 +79,12 @@ class _Seat:
     def sound(self) -> bool:
         return self.fault is None
 
+    def add_cpu(self, phase: Phase, seconds: float | None) -> None:
+        """Count ``seconds`` of CPU (None: not readable here) to ``phase``."""
+        if seconds is not None:
+            self.cpu = self.cpu or dict.fromkeys(PHASES, 0.0)
+            self.cpu[phase] += seconds
+
 
 class _Referee:
     def __init__(
@@ -121,22 +127,22 @@ class _Referee:
              timeout: float) -> CallResult | None:
         return self.account(seat, phase, task, seat.process.call(method, args, timeout))
 
-    def told_then(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float) -> CallResult | None:
-        """One request to ``seat``: ``payload`` alone, or after the previous auction's result
-        (``told``, sent in the same message: one round trip for both). None on a fault."""
+    def told_then(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float,
+                  phase: Phase) -> CallResult | None:
+        """One request to ``seat`` for a call of ``phase``: ``payload`` alone, or after the previous
+        auction's result (``told``, sent in the same message: one round trip for both). None on a
+        fault. A bid's request under a millisecond is not read for CPU: the auctions' end is."""
         if told is None:
-            (result,) = seat.process.request(payload, (timeout,))
+            (result,) = seat.process.request(payload, (timeout,), defer_short=phase == "bid")
             return result
-        results = seat.process.request(payload, (self.timeouts.bid, timeout))
+        results = seat.process.request(payload, (self.timeouts.bid, timeout), defer_short=phase == "bid")
         if self.account(seat, "auction_result", told.task, results[0]) is None:
             return None
         return results[1]
 
     def account(self, seat: _Seat, phase: Phase, task: Task | None, result: CallResult) -> CallResult | None:
         """Count a call's CPU time to its phase; a fault stops the agent. None on a fault."""
-        if result.cpu is not None:
-            seat.cpu = seat.cpu or dict.fromkeys(PHASES, 0.0)
-            seat.cpu[phase] += result.cpu
+        seat.add_cpu(phase, result.cpu)
         seat.last_call = result.seconds
         if result.fault is not None:
             f = result.fault
@@ -175,6 +181,9 @@ class _Referee:
                 told = _Told(task, ("auction_result", (task, winner, bids, self.timeouts.bid)))
                 if listener is not None:
                     listener(task, bids, winner)
+            for seat in self.seats:  # the CPU of the bids that were not read (stopped since: exact)
+                if seat.sound:
+                    seat.add_cpu("bid", seat.process.cpu_seconds())
             for seat in self.seats:
                 if seat.sound:
                     self._plan(seat, told)
@@ -245,7 +254,7 @@ class _Referee:
     def _bid(self, seat: _Seat, task: Task, told: _Told | None, payload: bytes) -> float | None:
         if not seat.sound:
             return None
-        asked = self.told_then(seat, told, payload, self.timeouts.bid)
+        asked = self.told_then(seat, told, payload, self.timeouts.bid, "bid")
         result = None if asked is None else self.account(seat, "bid", task, asked)
         if result is None or result.reply is None:
             return None
@@ -267,7 +276,7 @@ class _Referee:
         timeout = self.timeouts.plan
         request = ("plan", (company.vehicles, tuple(seat.won), timeout))
         payload = encode_call(*request) if told is None else encode_then(told.call, request)
-        asked = self.told_then(seat, told, payload, timeout)
+        asked = self.told_then(seat, told, payload, timeout, "plan")
         result = None if asked is None else self.account(seat, "plan", None, asked)
         if result is None or result.reply is None:
             return

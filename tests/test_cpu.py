@@ -35,6 +35,8 @@ class Cpuhog(Agent):
     def bid(self, task):
         if self.param("mode", "") == "spin_bid" and task.id < 5:
             spin(0.1)  # 0.5 s over the first five bids
+        if self.param("mode", "") == "short_bids":
+            spin(0.0003)  # well under a millisecond each: the referee does not read these bids one by one
         return None
 
     def plan(self, vehicles, tasks):
@@ -51,11 +53,11 @@ class Cpuhog(Agent):
 '''
 
 
-def play(tmp_path: Path, mode: str) -> dict[str, Any]:
+def play(tmp_path: Path, mode: str, tasks: int = 6) -> dict[str, Any]:
     agent = tmp_path / "cpuhog.py"
     agent.write_text(AGENT)
     scenario = fast_scenario(
-        tasks=6, timeouts={"setup": 10.0, "bid": 10.0, "plan": 10.0}, agents={"cpuhog": {"mode": mode}}
+        tasks=tasks, timeouts={"setup": 10.0, "bid": 10.0, "plan": 10.0}, agents={"cpuhog": {"mode": mode}}
     )
     record = play_match(scenario, [str(agent), "template"], seed=3)
     assert record["result"]["faults"] == []
@@ -69,6 +71,12 @@ def test_cpu_spent_in_bids_is_counted_in_bid(tmp_path: Path) -> None:
     cpu = play(tmp_path, "spin_bid")
     assert cpu["bid"] >= 0.3
     assert cpu["setup"] < 0.25 and cpu["plan"] < 0.2 and cpu["auction_result"] < 0.2
+
+
+def test_the_cpu_of_short_bids_is_counted_in_bid_not_in_the_plan(tmp_path: Path) -> None:
+    cpu = play(tmp_path, "short_bids", tasks=150)  # ~50 ms of bids, a few 10 ms ticks
+    assert cpu["bid"] >= 0.02
+    assert cpu["plan"] < 0.015  # one tick at most: the plan itself does nothing
 
 
 def test_sleeping_is_not_cpu(tmp_path: Path) -> None:

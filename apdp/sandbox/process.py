@@ -121,12 +121,15 @@ class AgentProcess:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
         return self.request(encode_call(method, args), (timeout,))[0]
 
-    def request(self, payload: bytes, timeouts: Sequence[float]) -> list[CallResult]:
+    def request(self, payload: bytes, timeouts: Sequence[float], *, defer_short: bool = False) -> list[CallResult]:
         """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per timeout,
         each within its timeout of the previous reply (the first: of the sending); stop at the
         first fault. Each result carries the CPU seconds used since the previous reading; a call
         shorter than :data:`SHORT_CALL`, or whose reply came with the next one, carries 0.0 and
-        its CPU counts to the next call of the request.
+        its CPU counts to the next call of the request. With ``defer_short``, a whole request
+        shorter than :data:`SHORT_CALL` is not read either: its CPU counts to the next reading
+        (a later request's, or :meth:`cpu_seconds`). A reading costs the referee several
+        microseconds, and the kernel counts CPU time in 10 ms ticks.
 
         A confined agent runs only during its requests: its process group is continued (SIGCONT)
         before the request is sent and stopped (SIGSTOP) once the replies are read, so that
@@ -149,14 +152,18 @@ class AgentProcess:
             return [CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)]
         results: list[CallResult] = []
         last = len(timeouts) - 1
+        sent = start
         for n, timeout in enumerate(timeouts):
             result = self._reply(timeout, start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
             try:
-                shares = n < last and result.fault is None and (
-                    result.seconds < SHORT_CALL or self._complete() is not None
-                )
+                if result.fault is not None:
+                    shares = False
+                elif n < last:
+                    shares = result.seconds < SHORT_CALL or self._complete() is not None
+                else:
+                    shares = defer_short and start + result.seconds - sent < SHORT_CALL
             except OSError:  # a bad next message: its own read says so
                 shares = False
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
