@@ -132,10 +132,11 @@ class _Referee:
         """One request to ``seat`` for a call of ``phase``: ``payload`` alone, or after the previous
         auction's result (``told``, sent in the same message: one round trip for both). None on a
         fault. A bid's request under a millisecond is not read for CPU: the auctions' end is."""
+        defer = phase == "bid"
         if told is None:
-            (result,) = seat.process.request(payload, (timeout,), defer_short=phase == "bid")
+            (result,) = seat.process.request(payload, (timeout,), defer_short=defer)
             return result
-        results = seat.process.request(payload, (self.timeouts.bid, timeout), defer_short=phase == "bid")
+        results = seat.process.request(payload, (self.timeouts.bid, timeout), defer_short=defer)
         if self.account(seat, "auction_result", told.task, results[0]) is None:
             return None
         return results[1]

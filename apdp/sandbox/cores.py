@@ -76,12 +76,15 @@ def take_core() -> int | None:
     return core
 
 
-def pin_to_core(core: int) -> bool:
-    """Run this process's calling thread (a referee) on ``core`` alone; False if it cannot."""
-    with contextlib.suppress(OSError):
+def pin_to_core(core: int, zygote: Zygote) -> bool:
+    """Run this process's calling thread (a referee) and its ``zygote`` (so the agents it starts
+    from now on) on ``core`` alone; False if this process cannot be pinned."""
+    try:
         os.sched_setaffinity(0, {core})
-        return True
-    return False
+    except OSError:
+        return False
+    zygote.pin(core)
+    return True
 
 
 def _machine_folder() -> str | None:
@@ -116,10 +119,7 @@ def core_for_a_match() -> Iterator[int | None]:
     core, fd = taken
     zygote = Zygote.get()
     try:
-        pinned = pin_to_core(core)
-        if pinned:
-            zygote.pin(core)
-        yield core if pinned else None
+        yield core if pin_to_core(core, zygote) else None
     finally:
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, cores)

@@ -32,7 +32,8 @@ from apdp.sandbox.zygote_link import Zygote
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 
 
-#: A call shorter than this (seconds) shares the CPU reading of the call after it in its request.
+#: A call shorter than this (seconds) shares the CPU reading of the call after it in its request;
+#: so may a whole request this short (see :meth:`AgentProcess.request`).
 SHORT_CALL = 0.001
 
 
