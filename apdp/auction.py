@@ -7,17 +7,28 @@ from collections.abc import Sequence
 
 import numpy as np
 
+#: The largest bid (a thousand billion): revenues and profits stay finite and exact enough for every
+#: reader, whatever an agent bids. Above it is a ``bad_bid``.
+MAX_BID = 1e12
+#: How messages write it.
+MAX_BID_TEXT = "1e12"
+
 
 def check_bid(value: object) -> str | None:
-    """Why ``value`` is not a valid bid, or None if it is (a finite number >= 0, or None to abstain)."""
+    """Why ``value`` is not a valid bid, or None if it is (a number from 0 to :data:`MAX_BID`, or None
+    to abstain)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"
+    if isinstance(value, int) and not -MAX_BID <= value <= MAX_BID:  # before a float overflows
+        return f"a bid must be at most {MAX_BID_TEXT}, got an integer of {len(str(abs(value)))} digits"
     if not math.isfinite(value):
         return f"a bid must be finite, got {value!r}"
     if value < 0:
         return f"a bid must be >= 0, got {value!r}"
+    if value > MAX_BID:
+        return f"a bid must be at most {MAX_BID_TEXT}, got {value:.6g}"
     return None
 
 

@@ -29,7 +29,7 @@ CATEGORIES: dict[str, tuple[str, str]] = {
         "loop and keep a safety margin",
     ),
     "exception": ("Exceptions", "the agent raised; a method must never raise"),
-    "bad_bid": ("Bad bids", "a bid must be a finite number >= 0, or None to abstain"),
+    "bad_bid": ("Bad bids", "a bid must be a number from 0 to 1e12, or None to abstain"),
     "undelivered": (
         "Undelivered tasks",
         "every task passed to plan() must be picked up and delivered exactly once, by one vehicle",
@@ -44,6 +44,11 @@ CATEGORIES: dict[str, tuple[str, str]] = {
     ),
     "memory": ("Out of memory", "the agent used more memory than its limit"),
     "process_died": ("Crashes", "the agent's process died (it must not exit or kill itself)"),
+    "bad_reply": (
+        "Malformed replies",
+        "the agent's process sent the referee a message apdp's worker never sends: do not write to "
+        "the referee's socket or replace apdp's worker",
+    ),
     "reproducibility": (
         "Not reproducible",
         "the same seed must give the same match: use self.rng for all randomness, never the random "

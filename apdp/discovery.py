@@ -3,8 +3,11 @@
 An agent is a Python file that defines one subclass of :class:`apdp.agent.Agent` (or names it in a
 module-level ``AGENT``). Its name is the file name without ``.py``; names match in any case with
 ``-``, ``_`` and spaces ignored (``exp-cost-fixed-bid`` = ``ExpCostFixedBid``). A path to a ``.py``
-file is accepted too. A folder with an ``agent.toml`` is an agent program in any language (see
-:mod:`apdp.program`), named after the folder. Folders searched: ``$APDP_AGENTS``
+file is accepted too. A folder with an ``agent.py`` is a Python agent of several modules (its
+``agent.py`` defines the agent and imports the rest, which never shadow the standard library or an
+installed package), and a folder with an ``agent.toml`` is an agent program in any language (see
+:mod:`apdp.program`); both are named after the folder. An agent file sees no other file, not even
+those beside it; an agent folder sees its own files. Folders searched: ``$APDP_AGENTS``
 (``:``-separated), ``./agents``, then the ``baselines/`` and ``agents/`` folders that ship with
 apdp. A name is never picked between silently:
 a user's file that would shadow a shipped agent, or two files with the same name (in the loose
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
-from apdp.program import PROGRAM_FILE, is_program
+from apdp.program import PROGRAM_FILE
 from apdp.shipped import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.shipped import SHIPPED_AGENTS, SHIPPED_BASELINES, SHIPPED_TEMPLATE
 
@@ -37,6 +40,8 @@ if TYPE_CHECKING:
 # SHIPPED_BASELINES: its agents and those of its subfolders are "shipped"; SHIPPED_TEMPLATE: the
 # course's template agent, the other shipped agent (both in the repository or in a wheel).
 PARAMS_FILE = "params.toml"
+#: The file that makes a folder a Python agent of several modules.
+AGENT_MODULE = "agent.py"
 
 
 class AgentNotFound(UserError):
@@ -68,6 +73,12 @@ def _is_agent_file(path: Path) -> bool:
     return path.suffix == ".py" and not path.name.startswith(("_", "."))
 
 
+def is_agent_folder(path: Path) -> bool:
+    """True for a folder that is an agent: a Python agent (``agent.py``) or an agent program
+    (``agent.toml``)."""
+    return path.is_dir() and ((path / AGENT_MODULE).is_file() or (path / PROGRAM_FILE).is_file())
+
+
 def display_name(path: Path) -> str:
     """An agent's name from its file (``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``) or from
     its program folder (``agents/my_agent/`` -> ``my-agent``)."""
@@ -84,7 +95,8 @@ def _candidates() -> dict[str, list[AgentSource]]:
     """Every agent file by normalised name, in search order (a file reached twice listed once)."""
     found: dict[str, list[AgentSource]] = {}
     for folder in agent_dirs():
-        programs = sorted(p.parent for p in folder.glob(f"*/{PROGRAM_FILE}"))
+        programs = sorted({p.parent for p in folder.glob(f"*/{PROGRAM_FILE}")}
+                          | {p.parent for p in folder.glob(f"*/{AGENT_MODULE}")})
         for path in sorted(folder.glob("*.py")) + programs:
             if path.suffix == ".py" and not _is_agent_file(path):
                 continue
@@ -145,7 +157,7 @@ def find_agent(name: str) -> AgentSource:
         if not path.is_file():
             raise AgentNotFound(f"agent file {name!r} does not exist")
         return AgentSource(display_name(path), path.resolve())
-    if is_program(Path(name)) and ("/" in name or name.startswith(".")):  # a path to an agent folder
+    if is_agent_folder(Path(name)) and ("/" in name or name.startswith(".")):  # a path to an agent folder
         path = Path(name).resolve()
         return AgentSource(display_name(path), path)
     candidates = _candidates()
@@ -177,13 +189,19 @@ def registry_params() -> dict[str, dict[str, Any]]:
 
 
 def load_agent_class(path: Path) -> type[Agent]:
-    """Import an agent file and return its agent class (AgentLoadError says what is wrong)."""
+    """Import an agent (a file, or a folder with ``agent.py``) and return its agent class;
+    AgentLoadError says what is wrong.
+
+    A folder agent's folder goes last on ``sys.path``: its modules import one another, and never
+    take the place of a module of the standard library or of an installed package."""
     from apdp.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
 
-    module_name = f"apdp_agent_{normalise_name(path.stem)}"
-    folder = str(path.parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
+    folder = path if path.is_dir() else None
+    module_name = f"apdp_agent_{normalise_name(path.stem if folder is None else path.name)}"
+    if folder is not None:
+        path = folder / AGENT_MODULE
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise AgentLoadError(f"{path}: not an importable Python file")
@@ -193,6 +211,11 @@ def load_agent_class(path: Path) -> type[Agent]:
         spec.loader.exec_module(module)
     except SyntaxError as exc:
         raise AgentLoadError(f"{path}: syntax error at line {exc.lineno}: {exc.msg}") from None
+    except ModuleNotFoundError as exc:
+        hint = "" if folder is not None else (
+            " (an agent file sees no other file: to split an agent into modules, make it a folder "
+            f"{path.stem}/ holding agent.py and the modules it imports)")
+        raise AgentLoadError(f"{path}: failed to import: {type(exc).__name__}: {exc}{hint}") from exc
     except BaseException as exc:  # the agent's module raised while importing
         raise AgentLoadError(
             f"{path}: failed to import: {type(exc).__name__}: {exc}"

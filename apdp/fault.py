@@ -19,6 +19,9 @@ class FaultKind(StrEnum):
     INVALID_PLAN = "invalid_plan"
     PROCESS_DIED = "process_died"
     MEMORY = "memory"
+    #: A message from the agent's process that breaks the referee's schema (its types, sizes,
+    #: depth or number ranges): only a process that bypasses apdp's worker sends one.
+    BAD_REPLY = "bad_reply"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from apdp.agent_files import agent_files, read_agent_file
 from apdp.codegen.provenance import read_provenance
 from apdp.discovery import is_shipped
 
@@ -34,19 +35,17 @@ def apdp_version() -> str:
 
 
 def file_hash(path: str | Path) -> str:
-    """The SHA-256 (hex) of a file's bytes; of an agent program folder, of its files' names and
-    bytes (its build output aside)."""
+    """The SHA-256 (hex) of an agent file's bytes; of an agent folder, of its files' names and bytes
+    (its build output and bytecode caches aside). Only regular files are read
+    (:func:`apdp.agent_files.agent_files`: AgentFilesError for anything else)."""
+    h = hashlib.sha256()
     path = Path(path)
-    if path.is_dir():
-        from apdp.program import source_files
-
-        h = hashlib.sha256()
-        for file in source_files(path):
-            h.update(f"{file.relative_to(path)}\0".encode())
-            h.update(file.read_bytes())
-        return h.hexdigest()
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    folder = path.is_dir()
+    for file in agent_files(path):
+        if folder:
+            h.update(f"{file.relative}\0".encode())
+        h.update(read_agent_file(file))
+    return h.hexdigest()
 
 
 def agent_identity(name: str, path: str | Path) -> dict[str, Any]:

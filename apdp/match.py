@@ -11,10 +11,12 @@ one agent is sound.
 
 from __future__ import annotations
 
+import json
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -23,15 +25,32 @@ from apdp.company import Company
 from apdp.discovery import AgentSource, find_agent, registry_params
 from apdp.fault import PHASES, Fault, FaultKind, Phase
 from apdp.identity import agent_identity
-from apdp.plan import VehiclePlan, check_plans, plans_from_json
+from apdp.plan import VehiclePlan, check_plans, plans_to_json
 from apdp.program import ProgramError, is_program, read_program
-from apdp.record import RECORD_FORMAT, embedded_network, settle
+from apdp.record import (
+    MAX_MESSAGE,
+    MAX_TRACEBACK,
+    MAX_VIOLATIONS,
+    RECORD_FORMAT,
+    embedded_network,
+    fit_record,
+    record_size,
+    referee_error_result,
+    settle,
+)
 from apdp.sandbox.build import ensure_built
 from apdp.sandbox.process import AgentProcess, CallResult, encode_call, encode_then
+from apdp.sandbox.replies import BidReply, NotAValue, PlansReply, SetupDone
 from apdp.sandbox.worker import SetupRequest
-from apdp.scenario import Scenario, validate_agent_count
+from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.seeding import KEY_BYTES, agent_seed, task_seed, tie_seed, user_key
 from apdp.task import Task
+from apdp.text import clean_text
+
+#: Room a record keeps for what is not the game (identities, faults, timing, outputs cut short).
+_RECORD_RESERVE = 24 * 1024
+#: The least a company's plans may take in a record: below it, ``limits.record_kb`` is too small.
+_LEAST_PLAN_SHARE = 8 * 1024
 
 #: Called after each auction with (task, bids, winner).
 AuctionListener = Callable[[Task, list[float | None], int | None], None]
@@ -100,9 +119,12 @@ class _Referee:
         self.distribution = scenario.distribution_for(self.topology)
         self.timeouts = scenario.timeouts
         limits = scenario.limits
+        #: The most a record may take, in bytes (``limits.record_kb``).
+        self.record_limit = limits.record_kb * 1024
+        output_kb = min(limits.output_kb, limits.record_kb)  # never read more than a record can keep
         self.seats = [
-            _Seat(i, s, AgentProcess(limits.memory_mb, limits.output_kb, limits.disk_mb, limits.processes,
-                                     limits.open_files, limits.sandbox))
+            _Seat(i, s, AgentProcess(limits.memory_mb, output_kb, limits.disk_mb, limits.processes,
+                                     limits.open_files, limits.sandbox, files=limits.disk_files))
             for i, s in enumerate(sources)
         ]
         #: Each agent's identity as it plays (apdp.identity): file hash, origin, apdp version.
@@ -114,29 +136,52 @@ class _Referee:
         self.unprotected: set[str] = set()
         #: Extra fields of each agent's fault (traceback, import_error, violations).
         self.details: dict[int, dict[str, object]] = {}
+        self.auctions: list[dict[str, Any]] = []
+        self.auctioned: list[Task] = []
+        self._check_record_limit()
+
+    def _check_record_limit(self) -> None:
+        """ScenarioError when ``limits.record_kb`` leaves a company's plans too little room."""
+        longest = max((len(c.encode()) for c in self.topology.cities), default=8)
+        task_bytes = 64 + 2 * longest + 24 * len(self.seats)  # a task and its auction, at most
+        share = self._plan_share(self.scenario.tasks * task_bytes + len(json.dumps(self.identities)))
+        if share < _LEAST_PLAN_SHARE:
+            least = (self.record_limit + (_LEAST_PLAN_SHARE - share) * len(self.seats)) // 1024 + 1
+            raise ScenarioError(
+                f"limits.record_kb = {self.record_limit // 1024} leaves too little room for the plans of "
+                f"{self.scenario.tasks} tasks; set limits.record_kb to at least {least}"
+            )
+
+    def _plan_share(self, game_bytes: int) -> int:
+        """The bytes each company's plans may take in the record, beside ``game_bytes`` of game."""
+        return (self.record_limit - _RECORD_RESERVE - game_bytes) // len(self.seats)
 
     def fault(self, seat: _Seat, kind: FaultKind, phase: Phase, task: Task | None, message: str,
               **details: object) -> None:
-        """Record ``seat``'s fault and stop its process; ``details`` are extra fields of the fault."""
-        seat.fault = Fault(seat.index, kind, phase, task.id if task else None, message)
+        """Record ``seat``'s fault and stop its process; ``details`` are extra fields of the fault
+        (what came from the agent is cleaned and cut here: nothing it sends is kept as it is)."""
+        seat.fault = Fault(seat.index, kind, phase, task.id if task else None, clean_text(message, MAX_MESSAGE))
         seat.timing["faulted_call"] = seat.last_call
-        self.details[seat.index] = {k: v for k, v in details.items() if v}
+        kept: dict[str, object] = {k: v for k, v in details.items() if v}
+        if isinstance(kept.get("traceback"), str):
+            kept["traceback"] = clean_text(kept["traceback"], MAX_TRACEBACK)
+        self.details[seat.index] = kept
         seat.process.kill()
 
     def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
              timeout: float) -> CallResult | None:
         return self.account(seat, phase, task, seat.process.call(method, args, timeout))
 
-    def told_then(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float,
-                  phase: Phase) -> CallResult | None:
+    def ask(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float,
+            phase: Literal["bid", "plan"]) -> CallResult | None:
         """One request to ``seat`` for a call of ``phase``: ``payload`` alone, or after the previous
         auction's result (``told``, sent in the same message: one round trip for both). None on a
         fault. A bid's request under a millisecond is not read for CPU: the auctions' end is."""
         defer = phase == "bid"
         if told is None:
-            (result,) = seat.process.request(payload, (timeout,), defer_short=defer)
+            (result,) = seat.process.request(payload, ((phase, timeout),), defer_short=defer)
             return result
-        results = seat.process.request(payload, (self.timeouts.bid, timeout), defer_short=defer)
+        results = seat.process.request(payload, (("ack", self.timeouts.bid), (phase, timeout)), defer_short=defer)
         if self.account(seat, "auction_result", told.task, results[0]) is None:
             return None
         return results[1]
@@ -153,43 +198,57 @@ class _Referee:
         return result
 
     def play(self, listener: AuctionListener | None) -> dict[str, Any]:
-        task_rng, tie_rng, agent_seeds = match_streams(self.key, self.seed, len(self.seats))
-        registry = registry_params() if self.registry is None else self.registry
+        """Play the match; its record, also when the referee itself fails (``result.referee_error``)."""
         started = time.monotonic()
+        error: str | None = None
         try:
-            for seat in self.seats:
-                self._build(seat)
-                if seat.sound:
-                    seat.process.start(str(seat.source.path))
-            for seat in self.seats:
-                if seat.sound:
-                    self._setup(seat, agent_seeds[seat.index], registry)
-            tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
-            auctions: list[dict[str, Any]] = []
-            auctioned: list[Task] = []
-            told: _Told | None = None  # the latest auction, told to each agent with its next request
-            for task in tasks:
-                if not any(s.sound for s in self.seats):
-                    break
-                request = ("bid", (task, self.timeouts.bid))
-                payload = encode_call(*request) if told is None else encode_then(told.call, request)
-                bids = [self._bid(seat, task, told, payload) for seat in self.seats]
-                winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
-                if winner is not None:
-                    self.seats[winner].won.append(task)
-                auctions.append({"task": task.id, "bids": bids, "winner": winner})
-                auctioned.append(task)
-                told = _Told(task, ("auction_result", (task, winner, bids, self.timeouts.bid)))
-                if listener is not None:
-                    listener(task, bids, winner)
-            for seat in self.seats:  # the CPU of the bids that were not read (stopped since: exact)
-                if seat.sound:
-                    seat.add_cpu("bid", seat.process.cpu_seconds())
-            for seat in self.seats:
-                if seat.sound:
-                    self._plan(seat, told)
+            self._play(listener)
+        except Exception as exc:  # apdp's own failure: recorded and reported, never lost
+            error = _referee_error(exc)
         finally:
             outputs = [seat.process.stop() for seat in self.seats]
+        try:
+            record = self._record(outputs, started, error)
+        except Exception as exc:
+            record = self._record(outputs, started, error or _referee_error(exc), figures=False)
+        return fit_record(record, self.record_limit)
+
+    def _play(self, listener: AuctionListener | None) -> None:
+        task_rng, tie_rng, agent_seeds = match_streams(self.key, self.seed, len(self.seats))
+        registry = registry_params() if self.registry is None else self.registry
+        for seat in self.seats:
+            self._build(seat)
+            if seat.sound:
+                seat.process.start(str(seat.source.path))
+        for seat in self.seats:
+            if seat.sound:
+                self._setup(seat, agent_seeds[seat.index], registry)
+        tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
+        told: _Told | None = None  # the latest auction, told to each agent with its next request
+        for task in tasks:
+            if not any(s.sound for s in self.seats):
+                break
+            request = ("bid", (task, self.timeouts.bid))
+            payload = encode_call(*request) if told is None else encode_then(told.call, request)
+            bids = [self._bid(seat, task, told, payload) for seat in self.seats]
+            winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
+            if winner is not None:
+                self.seats[winner].won.append(task)
+            self.auctions.append({"task": task.id, "bids": bids, "winner": winner})
+            self.auctioned.append(task)
+            told = _Told(task, ("auction_result", (task, winner, bids, self.timeouts.bid)))
+            if listener is not None:
+                listener(task, bids, winner)
+        for seat in self.seats:  # the CPU of the bids that were not read (stopped since: exact)
+            if seat.sound:
+                seat.add_cpu("bid", seat.process.cpu_seconds())
+        share = self._plan_share(record_size(self._game()))
+        for seat in self.seats:
+            if seat.sound:
+                self._plan(seat, told, share)
+
+    def _game(self) -> dict[str, Any]:
+        """What the record holds of the game before the plans: the match as the seed decides it."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "topology": self.topology.name,
@@ -197,27 +256,37 @@ class _Referee:
             "agents": [s.source.name for s in self.seats],
             "identities": self.identities,
             "companies": [c.to_json() for c in self.companies],
-            "tasks": [t.to_json() for t in auctioned],
-            "auctions": auctions,
-            "plans": [
-                None if s.plans is None else [[a.to_json() for a in p] for p in s.plans]
-                for s in self.seats
-            ],
+            "tasks": [t.to_json() for t in self.auctioned],
+            "auctions": self.auctions,
         }
         network = embedded_network(self.topology)
         if network is not None:
             record["network"] = network
         if self.scenario.ties == "first":
             record["ties"] = "first"
+        return record
+
+    def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:
+        record: dict[str, Any] = self._game() if figures else {
+            "format": RECORD_FORMAT, "topology": self.topology.name, "seed": self.seed,
+            "agents": [s.source.name for s in self.seats], "identities": self.identities,
+            "companies": [c.to_json() for c in self.companies], "tasks": [], "auctions": [],
+        }
         faults = [s.fault for s in self.seats if s.fault is not None]
-        record["result"] = settle(record, self.topology, self.companies, faults, [s.plans for s in self.seats])
-        for item in record["result"]["faults"]:
+        if error is None:
+            record["plans"] = [None if s.plans is None else plans_to_json(s.plans) for s in self.seats]
+            record["result"] = settle(record, self.topology, self.companies, faults, [s.plans for s in self.seats])
+        else:
+            record["plans"] = [None] * len(self.seats)
+            record["result"] = referee_error_result(len(self.seats), faults, error)
+        fault_items: list[dict[str, Any]] = record["result"]["faults"]
+        for item in fault_items:
             item.update(self.details.get(item["agent"], {}))
         record["timing"] = {
             "match": time.monotonic() - started,
             "agents": [s.timing if s.cpu is None else {**s.timing, "cpu": s.cpu} for s in self.seats],
         }
-        record["output"] = outputs
+        record["output"] = [clean_text(o) for o in outputs]
         record["sandbox"] = {"unprotected": sorted(self.unprotected)}
         return record
 
@@ -227,8 +296,7 @@ class _Referee:
             return
         limits = self.scenario.limits
         try:
-            problem = ensure_built(read_program(seat.source.path), limits.memory_mb, limits.disk_mb,
-                                   limits.processes, limits.open_files, limits.sandbox)
+            problem = ensure_built(read_program(seat.source.path), limits)
         except ProgramError as exc:
             problem = str(exc)
         if problem is not None:
@@ -249,57 +317,72 @@ class _Referee:
         result = self.call(seat, "setup", None, "setup", request, self.timeouts.setup)
         if result is not None:
             seat.timing["setup"] = result.seconds
-            if result.reply is not None:
-                self.unprotected.update(str(u) for u in result.reply.get("unprotected", []))
+            if isinstance(result.reply, SetupDone):
+                self.unprotected.update(result.reply.unprotected)
 
     def _bid(self, seat: _Seat, task: Task, told: _Told | None, payload: bytes) -> float | None:
         if not seat.sound:
             return None
-        asked = self.told_then(seat, told, payload, self.timeouts.bid, "bid")
+        asked = self.ask(seat, told, payload, self.timeouts.bid, "bid")
         result = None if asked is None else self.account(seat, "bid", task, asked)
-        if result is None or result.reply is None:
+        if result is None:
             return None
         seat.timing["bid_total"] += result.seconds
         seat.timing["bid_max"] = max(seat.timing["bid_max"], result.seconds)
         reply = result.reply
-        if "bid" not in reply:
-            self.fault(seat, FaultKind.BAD_BID, "bid", task, str(reply.get("bad", "no bid")))
+        if not isinstance(reply, BidReply):
+            self.fault(seat, FaultKind.BAD_BID, "bid", task,
+                       reply.message if isinstance(reply, NotAValue) else "no bid")
             return None
-        value = reply["bid"]
-        problem = check_bid(value)
+        problem = check_bid(reply.value)
         if problem is not None:
             self.fault(seat, FaultKind.BAD_BID, "bid", task, problem)
             return None
-        return None if value is None else float(value)
+        return reply.value
 
-    def _plan(self, seat: _Seat, told: _Told | None) -> None:
+    def _plan(self, seat: _Seat, told: _Told | None, share: int) -> None:
         company = self.companies[seat.index]
         timeout = self.timeouts.plan
         request = ("plan", (company.vehicles, tuple(seat.won), timeout))
         payload = encode_call(*request) if told is None else encode_then(told.call, request)
-        asked = self.told_then(seat, told, payload, timeout, "plan")
+        asked = self.ask(seat, told, payload, timeout, "plan")
         result = None if asked is None else self.account(seat, "plan", None, asked)
-        if result is None or result.reply is None:
+        if result is None:
             return
         seat.timing["plan"] = result.seconds
-        if "plans" not in result.reply:
+        if not isinstance(result.reply, PlansReply):
             self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
-                       str(result.reply.get("bad", "no plans")))
+                       result.reply.message if isinstance(result.reply, NotAValue) else "no plans")
             return
-        try:
-            plans = plans_from_json(result.reply["plans"])
-        except ValueError as exc:
-            self.fault(seat, FaultKind.INVALID_PLAN, "plan", None, str(exc))
+        plans = [list(p) for p in result.reply.plans]
+        size = len(json.dumps(plans_to_json(plans), separators=(",", ":"), ensure_ascii=False).encode())
+        if size > share:
+            actions = sum(len(p) for p in plans)
+            self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
+                       f"plans of {actions} actions take {size} bytes, more than a company's share of the "
+                       f"record ({share} bytes, limits.record_kb): a plan never needs that many moves")
             return
         seat.plans = plans
         known = {t.id: t for s in self.seats for t in s.won}
         violations = check_plans(self.topology, company.vehicles, plans, seat.won, known)
         if violations:
-            shown = "; ".join(str(v) for v in violations[:10])
-            more = f" (and {len(violations) - 10} more)" if len(violations) > 10 else ""
+            shown = "; ".join(str(v) for v in violations[:MAX_VIOLATIONS])
+            more = f" (and {len(violations) - MAX_VIOLATIONS} more)" if len(violations) > MAX_VIOLATIONS else ""
             self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
                        f"{len(violations)} violation(s): {shown}{more}",
-                       violations=[v.to_json() for v in violations])
+                       violations=[_clean_violation(v.to_json()) for v in violations[:MAX_VIOLATIONS]])
+
+
+def _clean_violation(violation: dict[str, object]) -> dict[str, object]:
+    """A violation as a record keeps it: its message may quote what the agent sent (a city name)."""
+    return {**violation, "message": clean_text(violation["message"], 500)}
+
+
+def _referee_error(exc: BaseException) -> str:
+    """One line on a failure of the referee's own: what was raised, and where in apdp."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def play_match(
@@ -320,8 +403,12 @@ def play_match(
     ``identities`` (one per agent, :mod:`apdp.identity`) and ``registry`` (the agents' parameter
     files, :func:`apdp.discovery.registry_params`) are what the caller already knows: a tournament
     gives those it read where it started, so that a match played elsewhere records the same.
-    An agent's misbehaviour is a fault in the record, never an exception here; a bad scenario or
-    an unknown agent name raises :class:`apdp.errors.UserError`.
+
+    An agent's misbehaviour is a fault in the record, never an exception here; a failure of the
+    referee's own once play has begun is a record too, with ``result.referee_error``. The record
+    never takes more than ``limits.record_kb``: what agents wrote (output, tracebacks) is cut to fit,
+    and a company's plans may take their share of it and no more. A bad scenario or an unknown agent
+    name raises :class:`apdp.errors.UserError` before any agent starts.
     """
     validate_agent_count([str(a) for a in agents])
     sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]

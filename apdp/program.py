@@ -20,6 +20,9 @@ PROGRAM_FILE = "agent.toml"
 #: Where a build writes (the only place it may).
 BUILD_DIR = ".build"
 _SIGNATURE_FILE = ".apdp-sources"
+_FAILED_FILE = ".apdp-failed"
+#: apdp's own files in the build folder, which a build never writes or removes.
+BUILD_BOOKKEEPING = frozenset({".lock", _SIGNATURE_FILE, _FAILED_FILE})
 
 
 class ProgramError(Exception):
@@ -74,24 +77,24 @@ def read_program(folder: Path) -> AgentProgram:
 
 
 def source_files(folder: Path) -> list[Path]:
-    """The program's files (its build output aside), sorted."""
-    found: list[Path] = []
-    for root, dirs, files in os.walk(folder):
-        if Path(root) == folder:
-            dirs[:] = [d for d in dirs if d != BUILD_DIR]
-        found += [Path(root) / name for name in files]
-    return sorted(found)
+    """The program's files (its build output and bytecode caches aside), sorted; regular files only
+    (:func:`apdp.agent_files.agent_files`)."""
+    from apdp.agent_files import agent_files
+
+    return [f.path for f in agent_files(folder)]
 
 
 def source_signature(folder: Path) -> str:
     """A digest of the folder's files (names, sizes, modification times), its build output aside."""
+    from apdp.agent_files import agent_files
+
     h = hashlib.sha256()
-    for p in source_files(folder):
+    for file in agent_files(folder):
         try:
-            st = p.stat()
+            st = os.stat(file.path)
         except OSError:
             continue
-        h.update(f"{p.relative_to(folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(f"{file.relative}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 
@@ -110,17 +113,35 @@ class BuildLock:
         os.close(self._fd)
 
 
-def is_built(program: AgentProgram) -> bool:
-    """True when the last build's signature is the folder's current one."""
+def is_built(program: AgentProgram, signature: str | None = None) -> bool:
+    """True when the last build's signature is the folder's current one (``signature``, if known)."""
     try:
         recorded = (program.build_dir / _SIGNATURE_FILE).read_text(encoding="utf-8").strip()
     except OSError:
         return False
-    return recorded == source_signature(program.folder)
+    return recorded == (signature or source_signature(program.folder))
 
 
-def mark_built(program: AgentProgram) -> None:
+def mark_built(program: AgentProgram, signature: str | None = None) -> None:
     """Record the folder's current signature (written as a new file renamed into place)."""
     from apdp.files import write_atomically
 
-    write_atomically(program.build_dir / _SIGNATURE_FILE, source_signature(program.folder) + "\n")
+    write_atomically(program.build_dir / _SIGNATURE_FILE, (signature or source_signature(program.folder)) + "\n")
+    (program.build_dir / _FAILED_FILE).unlink(missing_ok=True)
+
+
+def failed_build(program: AgentProgram, signature: str) -> str | None:
+    """Why the build of these very sources (``signature``) failed before, or None."""
+    try:
+        recorded, _, why = (program.build_dir / _FAILED_FILE).read_text(encoding="utf-8").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return why.strip() if recorded == signature else None
+
+
+def mark_failed(program: AgentProgram, signature: str, why: str) -> None:
+    """Remember that the build of ``signature`` failed, and why: later matches fault at once
+    instead of building again (and waiting for its time limit again) until a source changes."""
+    from apdp.files import write_atomically
+
+    write_atomically(program.build_dir / _FAILED_FILE, f"{signature}\n{why}\n")

@@ -18,7 +18,10 @@ shipped network of that name (a Logist topology file, a ``.toml`` path); ``ties`
 equal lowest bids went to the agent listed first (a Logist configuration) rather than to the seeded
 draw; a task's ``reward``, what the Logist platform draws for it; on a fault: ``traceback`` for an exception,
 ``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
-``{"vehicle", "action", "task", "message"}``); none are renamed. Timing
+``{"vehicle", "action", "task", "message"}``, the first :data:`MAX_VIOLATIONS` only: the message
+counts them all); none are renamed. A match in which the referee itself failed (an error of apdp's,
+never an agent's doing) is recorded all the same, with ``result.referee_error`` (the reason), no
+winner and no figures: reports count such matches and never call their tournament complete. Timing
 fields differ from run to run; everything else is fixed by the seed. ``timing`` is::
 
     {"match": wall seconds,
@@ -46,11 +49,20 @@ from apdp.company import Company
 from apdp.fault import Fault
 from apdp.files import write_atomically
 from apdp.plan import VehiclePlan, company_cost, plans_from_json
+from apdp.text import clean_text
 from apdp.topology import Topology, TopologyError, load_topology, parse_topology
 
 RECORD_FORMAT = "apdp-record/1"
 #: Record fields that depend on the machine, not the seed.
 TIMING_FIELDS = ("timing", "sandbox")
+#: Violations of an invalid plan kept in its fault (its message counts them all).
+MAX_VIOLATIONS = 10
+#: Longest fault message and traceback kept, in characters.
+MAX_MESSAGE = 2_000
+MAX_TRACEBACK = 8_000
+#: What a record keeps of a fault message and a violation when it must shrink to fit its limit.
+_SHORT_MESSAGE = 300
+_SHORT_VIOLATIONS = 3
 
 
 def embedded_network(topology: Topology) -> dict[str, Any] | None:
@@ -148,3 +160,78 @@ def write_record(record: dict[str, Any], path: str | Path) -> None:
     A missing or read-only folder raises UserError (see :mod:`apdp.files`).
     """
     write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+
+
+def record_size(record: dict[str, Any]) -> int:
+    """The size of a record as the results store keeps it (compact JSON, UTF-8), in bytes."""
+    return len(json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace"))
+
+
+def _cut_outputs(record: dict[str, Any], excess: int) -> None:
+    """Cut the agents' outputs by ``excess`` characters in all, the longest first."""
+    outputs = record.get("output")
+    if not isinstance(outputs, list):
+        return
+    while excess > 0:
+        longest = max(range(len(outputs)), key=lambda i: len(outputs[i]), default=None)
+        if longest is None or not outputs[longest]:
+            return
+        text = outputs[longest]
+        keep = max(0, len(text) - excess - 80)
+        outputs[longest] = clean_text(text, keep) if keep else "[output cut: the record reached its limit]"
+        excess -= len(text) - len(outputs[longest])
+
+
+def fit_record(record: dict[str, Any], limit: int) -> dict[str, Any]:
+    """Shrink what agents wrote into ``record`` (in place) until it takes at most ``limit`` bytes:
+    their outputs, then tracebacks, then all but the first violations, then long fault messages.
+    The game itself (tasks, bids, plans) is never cut: the referee keeps plans within their share
+    of the limit (see :func:`apdp.match.play_match`)."""
+    size = record_size(record)
+    if size <= limit:
+        return record
+    _cut_outputs(record, size - limit)
+    faults: list[dict[str, Any]] = record.get("result", {}).get("faults", [])
+    for step in (_drop_traceback, _fewer_violations, _short_message):
+        if record_size(record) <= limit:
+            break
+        for fault in faults:
+            step(fault)
+    return record
+
+
+def _drop_traceback(fault: dict[str, Any]) -> None:
+    fault.pop("traceback", None)
+
+
+def _fewer_violations(fault: dict[str, Any]) -> None:
+    if isinstance(fault.get("violations"), list):
+        fault["violations"] = fault["violations"][:_SHORT_VIOLATIONS]
+
+
+def _short_message(fault: dict[str, Any]) -> None:
+    fault["message"] = clean_text(fault.get("message", ""), _SHORT_MESSAGE)
+
+
+def referee_error_result(agents: int, faults: Sequence[Fault], reason: str) -> dict[str, Any]:
+    """The ``result`` of a match the referee could not finish: no figures, no winner, the reason."""
+    return {
+        "revenue": [0.0] * agents, "cost": [0.0] * agents, "profit": [0.0] * agents, "winner": None,
+        "faults": [f.to_json() for f in faults], "referee_error": clean_text(reason, MAX_MESSAGE),
+    }
+
+
+def referee_error_record(topology: str, seed: int, agents: Sequence[str], reason: str) -> dict[str, Any]:
+    """The record of a match whose referee failed before it could say more (its worker died)."""
+    return {
+        "format": RECORD_FORMAT, "topology": topology, "seed": seed, "agents": list(agents),
+        "companies": [], "tasks": [], "auctions": [], "plans": [None] * len(agents),
+        "result": referee_error_result(len(agents), (), reason),
+    }
+
+
+def referee_error(record: dict[str, Any]) -> str | None:
+    """Why the referee failed in the match of ``record``, or None for a finished match."""
+    result = record.get("result")
+    error = result.get("referee_error") if isinstance(result, dict) else None
+    return None if error is None else str(error)

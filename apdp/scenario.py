@@ -10,8 +10,9 @@ A scenario is a TOML file (``--scenario file.toml``) whose every field is option
     bid = 2.5
     plan = 5
     [limits]
-    memory_mb = 1024           # per agent process
+    memory_mb = 1024           # per agent, all its processes together
     output_kb = 64             # of stdout+stderr kept per agent
+    record_kb = 256            # the most a match's record may take
     [distribution.weight]      # see apdp.distribution
     distribution = "uniform"
     min = 1
@@ -87,12 +88,20 @@ class Limits(BaseModel):
 
     memory_mb: int = Field(1024, ge=64)
     output_kb: int = Field(64, ge=0, le=65536)
-    #: Size cap of the agent's private folder (its working directory, $HOME and $TMPDIR).
+    #: Size cap of the agent's private folder (its working directory, $HOME and $TMPDIR), and of
+    #: what an agent program's build writes.
     disk_mb: int = Field(256, ge=1)
+    #: Files and folders the private folder (and a build's output) may hold.
+    disk_files: int = Field(4096, ge=16)
     #: Processes and threads the agent may run at once.
     processes: int = Field(64, ge=1)
     #: Files the agent may hold open at once.
     open_files: int = Field(256, ge=16)
+    #: The longest an agent program's build may take, in seconds (its agent.toml may ask for less).
+    build_timeout: float = Field(300.0, gt=0, le=3600)
+    #: The most a match's record may take, in KiB: what agents wrote (output, tracebacks) is cut to
+    #: fit, and a company's plans may not take more than their share.
+    record_kb: int = Field(256, ge=32, le=1024 * 1024)
     #: Confine agent processes (see ``apdp sandbox``); off only to measure what confinement costs.
     sandbox: bool = True
 

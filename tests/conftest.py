@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,17 @@ from apdp.scenario import Scenario, make_scenario
 from tournament.store import ResultsStore
 
 ZOO = Path(__file__).parent / "zoo"
+TEMPLATE = Path(__file__).resolve().parent.parent / "agents" / "template.py"
+
+
+def folder_agent(parent: Path, name: str, code: str) -> Path:
+    """A Python agent folder ``parent/name``: ``agent.py`` holds ``code``, beside a copy of the
+    template (``from template import Template``: an agent file alone could not import it)."""
+    folder = parent / name
+    folder.mkdir(parents=True)
+    (folder / "agent.py").write_text(code)
+    shutil.copy(TEMPLATE, folder / "template.py")
+    return folder
 
 
 def fast_scenario(**fields: Any) -> Scenario:

@@ -64,7 +64,7 @@ def test_decimal_and_fraction_bids_are_taken_exactly(tmp_path: Path, kind: str) 
 
 
 @pytest.mark.parametrize(("value", "words"), [("Infinity", "finite, got inf"), ("NaN", "finite, got nan"),
-                                              ("sNaN", "a bid must be a finite number, got Decimal sNaN")])
+                                              ("sNaN", "a bid must be a finite number up to 1e12, got Decimal sNaN")])
 def test_a_decimal_that_is_no_finite_number_is_a_bad_bid(tmp_path: Path, value: str, words: str) -> None:
     agent = tmp_path / "exact.py"
     agent.write_text(EXACT)

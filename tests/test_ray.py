@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_one_core_per_match
+from conftest import assert_one_core_per_match, folder_agent
 
 from apdp.record import without_timing
 from tournament.config import make_config
@@ -89,7 +89,7 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                     ignore=shutil.ignore_patterns(".build"))
     gate = tmp_path / "gate"
     gate.mkdir()
-    (folder / "victim.py").write_text(VICTIM.format(gate=str(gate)))
+    folder_agent(folder, "victim", VICTIM.format(gate=str(gate)))
     for name in ("core_a.py", "core_b.py"):
         shutil.copy(ROOT / "tests" / "zoo" / "core_bidder.py", folder / name)
     monkeypatch.setenv("APDP_AGENTS", str(folder))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_one_core_per_match
+from conftest import assert_one_core_per_match, folder_agent
 
 from apdp.discovery import PROJECT_ROOT
 from tournament.config import make_config
@@ -86,7 +86,7 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (gate / "tickets").mkdir(parents=True)
     (gate / "open").touch()
     for name in ("gated-a", "gated-b", "gated-c", "gated-d"):
-        (folder / f"{name.replace('-', '_')}.py").write_text(GATED.format(gate=str(gate)))
+        folder_agent(folder, name.replace("-", "_"), GATED.format(gate=str(gate)))
     monkeypatch.setenv("APDP_AGENTS", str(folder))
     return folder
 

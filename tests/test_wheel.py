@@ -102,7 +102,7 @@ def test_the_wheel_plays_reports_plans_and_prompts_from_an_empty_folder(tmp_path
     played = apdp("match", "--topology", "france", "--agents", "naive", "template", "--tasks", "3",
                   "--seed", "1", "--quiet", "--record", "m.json")
     assert "winner" in played.stdout or "no winner" in played.stdout
-    assert json.loads((home / "m.json").read_text())["result"]["faults"] == []
+    assert json.loads((home / "m.json").read_text())["result"]["faults"] == [], (home / "m.json").read_text()[-3000:]
 
     apdp("codegen", "prompt", "--strategy", "a1", "--out", "prompt.md")
     assert "class Template(Agent)" in (home / "prompt.md").read_text()  # the template, verbatim

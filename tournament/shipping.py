@@ -1,12 +1,12 @@
 """What a match needs on a machine that shares no files with the run's parent, and its unpacking there.
 
 The parent packs, once per run: each agent's files as a :class:`Bundle` named by the SHA-256 of its
-content (an agent file with the ``.py`` files beside it, which it may import; an agent program's
-folder without its build output), the networks the tournament plays (as the parent loaded them, and
-what their names load there, so that a record embeds a network exactly when it would locally), the
-agents' parameter files and their identities. A worker writes each bundle once into its cache folder
-(:func:`cache_root`, one sub-folder per hash, made atomically, so concurrent workers and nodes
-sharing a home folder agree), then plays by path, as on one machine: the same records.
+content (an agent file alone; an agent folder without its build output), the networks the tournament
+plays (as the parent loaded them, and what their names load there, so that a record embeds a network
+exactly when it would locally), the agents' parameter files and their identities. A worker writes
+each bundle once into its cache folder (:func:`cache_root`, one sub-folder per hash, made atomically,
+so concurrent workers and nodes sharing a home folder agree), then plays by path, as on one machine:
+the same records.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apdp.program import BUILD_DIR, is_program
+from apdp.agent_files import agent_files, read_agent_file
 
 #: Marks a cache folder whose every file was written.
 _COMPLETE = ".complete"
@@ -50,29 +49,19 @@ def make_bundle(files: Mapping[str, tuple[int, bytes]]) -> Bundle:
     return Bundle(_digest(ordered), ordered)
 
 
-def _read(path: Path) -> tuple[int, bytes]:
-    return stat.S_IMODE(path.stat().st_mode), path.read_bytes()
-
-
 def pack_agent(path: str | Path) -> tuple[Bundle, str]:
     """The bundle that carries the agent at ``path``, and the agent's path inside it.
 
-    An agent program (a folder with ``agent.toml``) ships as its folder, build output aside (a
-    worker builds it again); an agent file ships with the ``.py`` files of its folder.
+    An agent folder ships as its folder, its build output aside (a worker builds it again); an agent
+    file ships alone (it sees no other file). Only regular files ship
+    (:func:`apdp.agent_files.agent_files`: AgentFilesError for a link out of the folder, a FIFO, ...).
     """
     path = Path(path)
-    files: dict[str, tuple[int, bytes]] = {}
-    if is_program(path):
-        for file in sorted(path.rglob("*")):
-            rel = file.relative_to(path)
-            if file.is_file() and rel.parts[0] != BUILD_DIR:
-                files[str(Path(path.name) / rel)] = _read(file)
+    if path.is_dir():
+        files = {str(Path(path.name) / f.relative): (f.mode, read_agent_file(f)) for f in agent_files(path)}
         return make_bundle(files), path.name
-    for file in sorted(path.parent.glob("*.py")):
-        if file.is_file():
-            files[file.name] = _read(file)
-    files[path.name] = _read(path)  # even if its name does not end in .py
-    return make_bundle(files), path.name
+    (file,) = agent_files(path)
+    return make_bundle({path.name: (file.mode, read_agent_file(file))}), path.name
 
 
 def cache_root() -> Path:

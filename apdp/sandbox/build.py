@@ -1,4 +1,12 @@
-"""Building an agent program before it plays: once, in the sandbox, and again when its files change."""
+"""Building an agent program before it plays: once, in the sandbox, and again when its files change.
+
+The build runs in a confined process like the agent itself, under apdp's limits: its time is the
+agent.toml's ``build_timeout`` or ``limits.build_timeout``, whichever is shorter; it writes into a
+fresh folder capped like an agent's private one (``limits.disk_mb``, ``limits.disk_files``), whose
+regular files and folders are copied into ``.build`` once it succeeds (see
+:mod:`apdp.sandbox.confine`). A failed build is remembered with the sources' signature: until a
+source changes, the agent's later matches fault at once with the same reason.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +14,20 @@ import os
 import stat
 from pathlib import Path
 
-from apdp.program import AgentProgram, BuildLock, is_built, mark_built
+from apdp.identity import apdp_version
+from apdp.program import (
+    BUILD_BOOKKEEPING,
+    AgentProgram,
+    BuildLock,
+    failed_build,
+    is_built,
+    mark_built,
+    mark_failed,
+    source_signature,
+)
 from apdp.sandbox.process import AgentProcess
+from apdp.sandbox.replies import BuildDone
+from apdp.scenario import Limits
 
 
 def _first_lines(text: str, count: int = 6) -> str:
@@ -15,31 +35,86 @@ def _first_lines(text: str, count: int = 6) -> str:
     return " | ".join(lines[:count])[:1500]
 
 
-def ensure_built(program: AgentProgram, memory_mb: int, disk_mb: int, processes: int, open_files: int,
-                 confined: bool = True) -> str | None:
+def ensure_built(program: AgentProgram, limits: Limits) -> str | None:
     """Build ``program`` if its sources changed since its last build; the build's error, or None."""
     if program.build is None:
         return None
     with BuildLock(program):
-        if is_built(program):
+        signature = source_signature(program.folder)
+        if is_built(program, signature):
             return None
-        process = AgentProcess(memory_mb, 64, disk_mb, processes, open_files, confined,
-                               (str(program.build_dir),))
-        process.start(str(program.folder))
-        try:
-            result = process.call("build", str(program.folder), program.build_timeout)
-        finally:
-            process.stop()
-        if result.fault is not None:
-            return f"the build failed: {result.fault.message}"
-        assert result.reply is not None
-        code = int(result.reply.get("code", 1))
-        if code != 0:
-            output = _first_lines(str(result.reply.get("output", "")))
-            return f"the build failed (exit code {code}): {output or 'no output'}"
-        make_executable(program.build_dir)
-        mark_built(program)
+        # a failure is remembered for these sources, this apdp and these limits only
+        attempt = (f"{signature} {apdp_version()} {limits.build_timeout:g} {limits.disk_mb} {limits.disk_files} "
+                   f"{limits.memory_mb}")
+        before = failed_build(program, attempt)
+        if before is not None:
+            return f"{before} (these sources failed to build before: change one to build again)"
+        problem = _build(program, limits)
+        if problem is None:
+            make_executable(program.build_dir)
+            mark_built(program, signature)
+        else:
+            mark_failed(program, attempt, problem)
+    return problem
+
+
+def _build(program: AgentProgram, limits: Limits) -> str | None:
+    """Run the build in the sandbox; its error, or None."""
+    assert program.build is not None
+    timeout = min(program.build_timeout, limits.build_timeout)
+    process = AgentProcess(limits.memory_mb, 64, limits.disk_mb, limits.processes, limits.open_files,
+                           limits.sandbox, files=limits.disk_files, build_dir=str(program.build_dir))
+    process.start(str(program.folder))
+    try:
+        result = process.call("build", str(program.folder), timeout)
+    finally:
+        process.stop()
+    if result.fault is not None:
+        return f"the build failed: {result.fault.message}"
+    assert isinstance(result.reply, BuildDone)
+    if result.reply.code != 0:
+        output = _first_lines(result.reply.output)
+        return f"the build failed (exit code {result.reply.code}): {output or 'no output'}"
+    size, files = output_size(program.build_dir, limits.disk_files)
+    if size > limits.disk_mb * 2**20 or files > limits.disk_files:
+        clear_output(program.build_dir)
+        return (f"the build wrote more than its limits allow ({limits.disk_mb} MiB, {limits.disk_files} files: "
+                "limits.disk_mb, limits.disk_files)")
     return None
+
+
+def output_size(folder: Path, most_files: int) -> tuple[int, int]:
+    """(bytes, files and folders) a build left in ``folder``, its bookkeeping aside; links are not
+    followed, and counting stops past ``most_files``."""
+    size = files = 0
+    stack = [str(folder)]
+    while stack and files <= most_files:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name in BUILD_BOOKKEEPING and os.path.dirname(entry.path) == str(folder):
+                continue
+            files += 1
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                size += entry.stat(follow_symlinks=False).st_size
+    return size, files
+
+
+def clear_output(folder: Path) -> None:
+    """Remove what a build left in ``folder`` (its bookkeeping stays)."""
+    import shutil
+
+    for entry in os.scandir(folder):
+        if entry.name in BUILD_BOOKKEEPING:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            os.unlink(entry.path)
 
 
 def make_executable(folder: Path) -> None:

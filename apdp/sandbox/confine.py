@@ -6,15 +6,20 @@ In order:
    environment is replaced by a minimal one (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` = the
    private folder).
 2. **Namespaces** (unprivileged user namespace with mount, IPC and UTS namespaces): ``/tmp``
-   becomes a tmpfs of the agent's own, capped in size, that disappears with its last process, and
-   is its working directory, ``$HOME`` and ``$TMPDIR`` (an agent file that sat under /tmp is bound
-   back at its path, read-only); every capability the namespace granted is then dropped. Without
-   user namespaces, the private folder is one the referee made, removed after the match.
+   becomes a tmpfs of the agent's own, capped in size and in files, that disappears with its last
+   process, and is its working directory, ``$HOME`` and ``$TMPDIR`` (an agent file that sat under
+   /tmp is bound back at its path, read-only); an agent program's build folder becomes such a tmpfs
+   too, during its build (what the build wrote is then copied into the real folder by the worker,
+   regular files and folders only); every capability the namespace granted is then dropped.
+   Without user namespaces, the private folder is one the referee made, removed after the match.
 3. **Limits**: processes, open files, file size, no core dumps.
-4. **Landlock**: read only what an agent needs to run, write only the private folder, no TCP,
-   signals and abstract unix sockets scoped to the agent's own processes (so no ptrace, no
-   ``/proc/<pid>/mem`` or ``environ`` of another process).
-5. **seccomp**: no sockets, no tracing, no namespaces or mounts (see :mod:`apdp.sandbox.seccomp`).
+4. **Landlock**: read only what an agent needs to run (Python, its libraries, apdp, and *its own*
+   file, or its own folder for a folder agent: never the folder of a one-file agent, where other
+   agents, parameters, keys or results may sit), write only the private folder, no TCP, signals and
+   abstract unix sockets scoped to the agent's own processes (so no ptrace, no ``/proc/<pid>/mem``
+   or ``environ`` of another process).
+5. **seccomp**: no sockets, no tracing, no namespaces or mounts, no scheduling or limits of other
+   processes (see :mod:`apdp.sandbox.seccomp`).
 
 Each step that the machine cannot do is skipped and named in the returned list, so the referee can
 say once which protections are off; :func:`apdp.sandbox.protections.check` tries each one.
@@ -85,8 +90,25 @@ class Confinement:
     processes: int
     open_files: int
     file_bytes: int
-    #: Folders it may also write (an agent program's build folder, for its build).
-    writable: tuple[str, ...] = ()
+    #: Files and folders its private folder (and a build's folder) may hold.
+    disk_files: int = 4096
+    #: An agent program's build folder, for its build: a fresh folder capped like the private one
+    #: stands in its place, and what the build wrote there is copied into it afterwards.
+    build_dir: str | None = None
+
+
+#: The real build folder, opened before a fresh one was mounted in its place (see
+#: :func:`build_output`); None outside a build.
+_real_build_dir: list[int] = []
+
+
+def build_output() -> tuple[str, int] | None:
+    """In a build's process: (the folder the build writes, a descriptor of the real build folder
+    to copy it into); None where the build writes the real folder itself (no user namespaces)."""
+    return None if not _real_build_dir else (_build_path[0], _real_build_dir[0])
+
+
+_build_path: list[str] = []
 
 
 def readable_paths() -> list[str]:
@@ -117,19 +139,22 @@ def _outermost(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def _package_parents(readable: list[str]) -> list[str]:
-    """The folders holding apdp and baselines where no readable folder covers them (an editable
-    install: the clone). A new interpreter in the sandbox (an agent program written in Python)
-    finds a package by listing its parent, so it may list them, names only: it still reads no file
-    there but the packages'."""
+def _unlisted_packages(readable: list[str]) -> list[str]:
+    """apdp's and baselines' folders where no readable folder covers their parent (an editable
+    install: the clone, whose other folders, ``agents/`` first, no agent may list). A new
+    interpreter in the sandbox (an agent program written in Python) finds them through links in
+    its private folder instead (:func:`_python_path`)."""
     import apdp
     import baselines
 
-    parents = {os.path.dirname(os.path.dirname(os.path.realpath(p.__file__))) for p in (apdp, baselines) if p.__file__}
-    return sorted(p for p in parents if not any(p == r or p.startswith(r.rstrip("/") + "/") for r in readable))
+    packages = [os.path.dirname(os.path.realpath(p.__file__)) for p in (apdp, baselines) if p.__file__]
+    return [p for p in packages
+            if not any(os.path.dirname(p) == r or os.path.dirname(p).startswith(r.rstrip("/") + "/") for r in readable)]
 
 
 _static_rules: list[landlock.Rule] = []
+#: The packages an agent program's interpreter reaches through links (see :func:`_unlisted_packages`).
+_linked_packages: list[str] = []
 #: The folders of :func:`readable_paths` that lie under /tmp (a virtualenv there, or apdp itself as a
 #: Ray cluster ships it, in /tmp/ray): the agent's private /tmp hides them, so they are bound back
 #: into it, read-only (:func:`_private_tmp`); what an agent may read stays what Landlock allows.
@@ -142,8 +167,8 @@ def prepare() -> None:
         return
     readable = readable_paths()
     _readable_under_tmp[:] = [p for p in readable if p.startswith("/tmp/")]
+    _linked_packages[:] = _unlisted_packages(readable)
     wanted = [(p, landlock.READ) for p in readable]
-    wanted += [(p, landlock.READ_DIR) for p in _package_parents(readable)]
     wanted += [(p, landlock.READ_FILE | landlock.WRITE_FILE) for p in DEVICES]
     for path, rights in wanted:
         rule = landlock.open_rule(path, rights)
@@ -151,6 +176,19 @@ def prepare() -> None:
             _static_rules.append(rule)
     if seccomp.supported():
         seccomp.program()
+
+
+def _python_path(private: str) -> None:
+    """Links to apdp's packages in the private folder, on ``PYTHONPATH``: so a Python interpreter
+    started in the sandbox finds them without listing the folder that holds them."""
+    if not _linked_packages:
+        return
+    folder = os.path.join(private, ".apdp-python")
+    with contextlib.suppress(OSError):
+        os.mkdir(folder, 0o700)
+        for package in _linked_packages:
+            os.symlink(package, os.path.join(folder, os.path.basename(package)))
+    os.environ["PYTHONPATH"] = folder
 
 
 def _clean_slate(keep: set[int], private_dir: str) -> None:
@@ -179,54 +217,64 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def _namespaces(c: Confinement, agent_dir: str) -> tuple[str, list[str]]:
+def _namespaces(c: Confinement, agent_path: str) -> tuple[str, list[str]]:
     """A user namespace whose ``/tmp`` is a private tmpfs, capped in size: (the agent's private
     folder, what could not be done). Without user namespaces the private folder is the referee's
     ``c.private_dir``, uncapped."""
     uid, gid = os.geteuid(), os.getegid()
+    agent_dir = own_folder(agent_path)
     try:
         unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS)
     except OSError:
         return c.private_dir, ["private folder size cap (no user namespaces)"]
     private = c.private_dir
     off: list[str] = []
+    real_build = None
     try:
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} {uid} 1")
         _write("/proc/self/gid_map", f"{gid} {gid} 1")
         mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-        size = f"size={max(c.disk_bytes // 1024, 64)}k,mode=0700"
-        if agent_dir == "/tmp":  # the agent's own folder must stay visible: keep the host's /tmp
+        size = f"size={max(c.disk_bytes // 1024, 64)}k,nr_inodes={c.disk_files},mode=0700"
+        if c.build_dir is not None:  # before /tmp is covered: the real folder may lie under it
+            real_build = os.open(c.build_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        if agent_dir == "/tmp":  # the agent's own file must stay visible: keep the host's /tmp
             mount("apdp", private, "tmpfs", MS_NOSUID | MS_NODEV, size)
         else:
-            private = _private_tmp(size, agent_dir, c.writable)
+            private = _private_tmp(size, agent_path)
+        if c.build_dir is not None and real_build is not None:
+            mount("apdp-build", c.build_dir, "tmpfs", MS_NOSUID | MS_NODEV, size)
+            _real_build_dir[:] = [real_build]
+            _build_path[:] = [c.build_dir]
     except OSError:
         off.append("private folder size cap (the user namespace may not mount)")
+        if real_build is not None and not _real_build_dir:
+            os.close(real_build)
     drop_capabilities()
     return private, off
 
 
-def _private_tmp(size: str, agent_dir: str, writable: tuple[str, ...]) -> str:
-    """Mount a private tmpfs on /tmp, with the agent's own folder (if it was under /tmp) and the
-    folders every agent may read that were under /tmp bound back into it, read-only, at the same
-    paths (and the agent's ``writable`` folders in its own folder, writable)."""
-    kept: list[tuple[str, int, bool]] = []  # (path, its folder, read-only), outer folders first
+def _private_tmp(size: str, agent_path: str) -> str:
+    """Mount a private tmpfs on /tmp, with the agent's own file or folder (if it was under /tmp) and
+    the folders every agent may read that were under /tmp bound back into it, read-only, at the
+    same paths."""
+    kept: list[tuple[str, int]] = []  # (path, its file or folder), outer folders first
     try:
         shown = {p for p in _readable_under_tmp if os.path.isdir(p)}
-        if agent_dir.startswith("/tmp/"):
-            shown.add(agent_dir)
-        kept += [(p, os.open(p, os.O_PATH), True) for p in sorted(shown, key=len)]
-        if agent_dir.startswith("/tmp/"):
-            kept += [(w, os.open(w, os.O_PATH), False) for w in writable if w.startswith(agent_dir + "/")]
+        if agent_path.startswith("/tmp/"):
+            shown.add(agent_path)
+        kept += [(p, os.open(p, os.O_PATH)) for p in _outermost(shown)]  # inner ones come with them
         mount("apdp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
-        for path, fd, read_only in kept:
-            if read_only:
+        for path, fd in kept:
+            if os.path.isdir(f"/proc/self/fd/{fd}"):
                 os.makedirs(path, exist_ok=True)
+            else:  # a one-file agent: its file alone, bound on an empty file in its place
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o400))
             mount(f"/proc/self/fd/{fd}", path, None, MS_BIND, None)
-            if read_only:
-                mount("none", path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
+            mount("none", path, None, MS_BIND | MS_REMOUNT | MS_RDONLY, None)
     finally:
-        for _, fd, _ in kept:
+        for _, fd in kept:
             os.close(fd)
     return "/tmp"
 
@@ -241,19 +289,24 @@ def _limits(c: Confinement) -> list[str]:
 
 
 def own_folder(agent_path: str) -> str:
-    """The folder an agent may read: an agent program's folder, or the folder of an agent file."""
+    """An agent's folder: an agent folder itself, or the folder that holds an agent file."""
     return agent_path if os.path.isdir(agent_path) else os.path.dirname(agent_path)
 
 
-def _rules(agent_path: str, private_dir: str, abi: int) -> list[landlock.Rule]:
+def _rules(agent_path: str, private_dir: str, abi: int, build_dir: str | None) -> list[landlock.Rule]:
     prepare()
-    return [
+    rules = [
         *_static_rules,
-        # its own file and folder (agents import modules that sit beside them)
-        landlock.Rule(own_folder(agent_path), landlock.READ),
+        # its own file (never the folder beside it), or its own folder for a folder agent
+        landlock.Rule(agent_path, landlock.READ),
         landlock.Rule(f"/proc/{os.getpid()}", landlock.READ_FILE | landlock.READ_DIR),
         landlock.Rule(private_dir, landlock.all_rights(abi)),
     ]
+    if build_dir is not None:
+        rules.append(landlock.Rule(build_dir, landlock.all_rights(abi)))
+        if _real_build_dir:
+            rules.append(landlock.Rule(build_dir, landlock.all_rights(abi), _real_build_dir[0]))
+    return rules
 
 
 def confine(keep_fd: int, c: Confinement) -> list[str]:
@@ -267,19 +320,18 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
     if os.getuid() == 0 and not cgroup.join(cgroup.assigned):
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
-    private, ns_off = _namespaces(c, own_folder(agent_path))
+    private, ns_off = _namespaces(c, agent_path)
     off += ns_off
     os.environ["HOME"] = os.environ["TMPDIR"] = private
     os.chdir(private)
+    _python_path(private)
     off += _limits(c)
     abi = landlock.abi_version()
     if abi == 0:
         off.append("file, network and signal rules (Landlock missing)")
     else:
         prctl(PR_SET_NO_NEW_PRIVS, 1)
-        rules = _rules(agent_path, private, abi)
-        rules += [landlock.Rule(w, landlock.all_rights(abi)) for w in c.writable]
-        done = landlock.restrict_self(rules, abi)
+        done = landlock.restrict_self(_rules(agent_path, private, abi, c.build_dir), abi)
         for rule in _static_rules:
             if rule.fd is not None:
                 os.close(rule.fd)

@@ -8,7 +8,6 @@ gets the process killed, whatever it is doing. Replies are bounded JSON, validat
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import pickle
@@ -20,16 +19,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any
 
 from apdp.fault import FaultKind
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
+from apdp.sandbox.replies import MAX_REPLY_BYTES, AgentFailed, BadReply, Expected, Reply, SetupDone, decode_reply
 from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
 from apdp.sandbox.zygote_link import Zygote
 
-#: Largest reply accepted from an agent process, in bytes.
-MAX_REPLY_BYTES = 16 * 1024 * 1024
+#: What each request of the worker's answers with (see :mod:`apdp.sandbox.replies`).
+EXPECTED: dict[str, Expected] = {
+    "setup": "setup", "unprotected": "setup", "bid": "bid", "auction_result": "ack", "plan": "plan",
+    "build": "build", "probe": "report", "probe_idle": "report",
+}
+#: The longest a single wait for a reply blocks (poll's own bound is far above; a deadline is
+#: checked again after each wait, so an absurd timeout never reaches the system call).
+_LONGEST_WAIT = 60.0
 
 
 #: A call shorter than this (seconds) shares the CPU reading of the call after it in its request;
@@ -68,10 +73,10 @@ class CallFault:
 
 @dataclass(slots=True)
 class CallResult:
-    """A call's reply (a JSON object) or its fault, how long it took and the CPU seconds the agent's
-    process used for it (None where they cannot be read)."""
+    """A call's reply (decoded against the schema) or its fault, how long it took and the CPU seconds
+    the agent's process used for it (None where they cannot be read)."""
 
-    reply: dict[str, Any] | None
+    reply: Reply | None
     fault: CallFault | None
     seconds: float
     cpu: float | None = None
@@ -87,8 +92,10 @@ class AgentProcess:
     processes: int = 64
     open_files: int = 256
     confined: bool = True
-    #: Folders the process may also write (an agent program's build folder, for its build).
-    writable: tuple[str, ...] = ()
+    #: Files and folders its private folder may hold.
+    files: int = 4096
+    #: An agent program's build folder, for its build (see :class:`Confinement`).
+    build_dir: str | None = None
     _private_dir: str = field(default="", init=False)
     _pid: int | None = field(default=None, init=False)
     _conn: Connection | None = field(default=None, init=False)
@@ -109,7 +116,7 @@ class AgentProcess:
             self._private_dir = tempfile.mkdtemp(prefix="apdp-agent-")
             confinement = Confinement(
                 agent_path, self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP,
-                self.writable,
+                self.files, self.build_dir,
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn = Zygote.get().spawn(limits)
@@ -120,12 +127,13 @@ class AgentProcess:
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
-        return self.request(encode_call(method, args), (timeout,))[0]
+        return self.request(encode_call(method, args), ((EXPECTED[method], timeout),))[0]
 
-    def request(self, payload: bytes, timeouts: Sequence[float], *, defer_short: bool = False) -> list[CallResult]:
-        """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per timeout,
-        each within its timeout of the previous reply (the first: of the sending); stop at the
-        first fault. Each result carries the CPU seconds used since the previous reading; a call
+    def request(self, payload: bytes, calls: Sequence[tuple[Expected, float]], *,
+                defer_short: bool = False) -> list[CallResult]:
+        """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per call, of
+        the kind it expects, each within its timeout of the previous reply (the first: of the
+        sending); stop at the first fault. Each result carries the CPU seconds used since the previous reading; a call
         shorter than :data:`SHORT_CALL`, or whose reply came with the next one, carries 0.0 and
         its CPU counts to the next call of the request. With ``defer_short``, a whole request
         shorter than :data:`SHORT_CALL` is not read either: its CPU counts to the next reading
@@ -152,10 +160,10 @@ class AgentProcess:
             self.kill()
             return [CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)]
         results: list[CallResult] = []
-        last = len(timeouts) - 1
+        last = len(calls) - 1
         sent = start
-        for n, timeout in enumerate(timeouts):
-            result = self._reply(timeout, start)
+        for n, (expected, timeout) in enumerate(calls):
+            result = self._reply(expected, timeout, start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
             try:
@@ -165,7 +173,7 @@ class AgentProcess:
                     shares = result.seconds < SHORT_CALL or self._complete() is not None
                 else:
                     shares = defer_short and start + result.seconds - sent < SHORT_CALL
-            except OSError:  # a bad next message: its own read says so
+            except BadReply:  # a bad next message: its own read says so
                 shares = False
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
             results.append(result)
@@ -199,8 +207,10 @@ class AgentProcess:
                 message = bytes(buffer[header : header + size])
                 del buffer[: header + size]
                 return message
-            left = deadline - time.monotonic()
+            left = min(deadline - time.monotonic(), _LONGEST_WAIT)
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
+                if time.monotonic() < deadline:
+                    continue
                 return None
             chunk = os.read(self._fd, 1 << 16)
             if not chunk:
@@ -220,11 +230,12 @@ class AgentProcess:
             (size,) = struct.unpack_from("!Q", buffer, 4)
             header = 12
         if size > MAX_REPLY_BYTES or size < 0:
-            raise OSError("message too long")
+            raise BadReply(f"a reply of more than {MAX_REPLY_BYTES} bytes")
         return (header, size) if len(buffer) >= header + size else None
 
-    def _reply(self, timeout: float, start: float) -> CallResult:
-        """The next reply, awaited until ``start + timeout`` (the process is killed past it)."""
+    def _reply(self, expected: Expected, timeout: float, start: float) -> CallResult:
+        """The next reply, awaited until ``start + timeout`` (the process is killed past it) and
+        decoded as ``expected``: a reply outside the schema is a ``bad_reply`` fault."""
         assert self._conn is not None
         try:
             raw = self._receive(start + timeout)
@@ -236,30 +247,22 @@ class AgentProcess:
                     CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s (stopped)"),
                     took,
                 )
+            reply = decode_reply(raw, expected)
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return CallResult(None, self._death(), time.monotonic() - start)
-        except OSError as exc:  # reply too long, or the pipe broke
+        except BadReply as exc:
             self.kill()
-            msg = "reply larger than 16 MiB" if "too long" in str(exc).lower() else str(exc)
-            return CallResult(
-                None, CallFault(FaultKind.EXCEPTION, msg), time.monotonic() - start
-            )
+            message = f"the agent's process sent a reply outside the protocol: {exc}"
+            return CallResult(None, CallFault(FaultKind.BAD_REPLY, message), time.monotonic() - start)
+        except OSError as exc:  # the pipe broke
+            self.kill()
+            return CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)
         took = time.monotonic() - start
-        try:
-            reply = json.loads(raw.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return CallResult(None, CallFault(FaultKind.EXCEPTION, "unreadable reply"), took)
-        if not isinstance(reply, dict):
-            return CallResult(None, CallFault(FaultKind.EXCEPTION, "malformed reply"), took)
-        program = reply.get("program_pid")
-        if isinstance(program, int) and self._cpu is not None:
-            self._cpu.watch(program)  # an agent program's own process
-        if "fault" in reply:
-            kind = FaultKind.MEMORY if reply.get("fault") == "memory" else FaultKind.EXCEPTION
-            tb = reply.get("traceback")
-            message = str(reply.get("message", ""))[:2000]
-            fault = CallFault(kind, message, tb if isinstance(tb, str) else None, reply.get("load") is True)
-            return CallResult(None, fault, took)
+        if isinstance(reply, SetupDone) and reply.program_pid is not None and self._cpu is not None:
+            self._cpu.watch(reply.program_pid)  # an agent program's own process
+        if isinstance(reply, AgentFailed):
+            kind = FaultKind.MEMORY if reply.kind == "memory" else FaultKind.EXCEPTION
+            return CallResult(None, CallFault(kind, reply.message, reply.traceback, reply.load), took)
         return CallResult(reply, None, took)
 
     def cpu_seconds(self) -> float | None:

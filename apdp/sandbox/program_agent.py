@@ -8,6 +8,8 @@ the referee's deadlines stop both. Its standard error goes to the agent's captur
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import subprocess
 from collections.abc import Sequence
 from typing import IO, Any
@@ -16,8 +18,9 @@ from apdp.agent import Agent
 from apdp.company import Company, Vehicle
 from apdp.distribution import TaskDistribution
 from apdp.plan import Action
-from apdp.program import AgentProgram, ProgramError
+from apdp.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
 from apdp.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
+from apdp.sandbox.confine import build_output
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -84,11 +87,60 @@ class ProgramAgent(Agent):
 
 
 def run_build(program: AgentProgram) -> dict[str, Any]:
-    """Run the program's build command here (in the sandbox); its exit code and output's tail."""
+    """Run the program's build command here (in the sandbox); its exit code and output's tail.
+
+    Where the build wrote a fresh folder in place of the real one (:func:`build_output`), what it
+    wrote is copied into the real one once it succeeds: regular files and folders only."""
     assert program.build is not None
     try:
         done = subprocess.run(program.build, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, cwd=os.getcwd(), check=False)
     except OSError as exc:
         return {"code": 127, "output": f"cannot start {program.build[0]!r}: {exc.strerror}"}
-    return {"code": done.returncode, "output": done.stdout[-8000:].decode("utf-8", "replace")}
+    output = done.stdout[-8000:].decode("utf-8", "replace")
+    target = build_output()
+    if done.returncode == 0 and target is not None:
+        try:
+            copy_tree(target[0], target[1])
+        except (OSError, BuildOutputError) as exc:
+            return {"code": 1, "output": f"{output}\napdp: the build's output cannot be kept: {exc}"[-8000:]}
+    return {"code": done.returncode, "output": output}
+
+
+class BuildOutputError(Exception):
+    """A build wrote something apdp does not keep (a link, a device, a socket)."""
+
+
+def copy_tree(source: str, target: int) -> None:
+    """Replace what the folder open on ``target`` holds (apdp's bookkeeping aside) by the regular
+    files and folders of ``source``; links and special files are refused (BuildOutputError)."""
+    for name in os.listdir(target):
+        if name not in BUILD_BOOKKEEPING:
+            shutil.rmtree(name, dir_fd=target) if _is_dir(name, target) else os.unlink(name, dir_fd=target)
+    _copy_into(source, target, top=True)
+
+
+def _is_dir(name: str, folder: int) -> bool:
+    return stat.S_ISDIR(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+
+
+def _copy_into(source: str, target: int, top: bool = False) -> None:
+    for entry in os.scandir(source):
+        if top and entry.name in BUILD_BOOKKEEPING:
+            continue
+        mode = entry.stat(follow_symlinks=False).st_mode
+        if stat.S_ISDIR(mode):
+            os.mkdir(entry.name, 0o755, dir_fd=target)
+            inner = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=target)
+            try:
+                _copy_into(entry.path, inner)
+            finally:
+                os.close(inner)
+        elif stat.S_ISREG(mode):
+            with open(entry.path, "rb") as src:
+                fd = os.open(entry.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode & 0o755,
+                             dir_fd=target)
+                with open(fd, "wb") as dst:
+                    shutil.copyfileobj(src, dst, 1 << 20)
+        else:
+            raise BuildOutputError(f"{entry.path} is not a regular file or folder (builds may write only those)")

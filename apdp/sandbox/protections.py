@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apdp.sandbox.process import AgentProcess
+from apdp.sandbox.replies import Report, SetupDone
 
 #: A small cap and limits for the check, so that it runs in a moment.
 _CHECK_DISK_MB = 8
@@ -68,10 +69,10 @@ def unprotected() -> tuple[str, ...]:
         result = process.call("unprotected", None, 30.0)
     finally:
         process.stop()
-    if result.reply is None:
+    if not isinstance(result.reply, SetupDone):
         why = result.fault.message if result.fault else "no reply"
         return (f"every protection (the confined process failed: {why})",)
-    return tuple(result.reply.get("unprotected", []))
+    return result.reply.unprotected
 
 
 def warning(off: tuple[str, ...] | list[str] | None = None) -> str | None:
@@ -115,13 +116,13 @@ def check() -> list[Protection]:
         finally:
             process.stop()
         planted = Path(canary, "planted").exists()
-    if result.reply is None:
+    if not isinstance(result.reply, Report):
         message = result.fault.message if result.fault else "no reply"
         return [Protection(n, r, m, "FAILED", f"the check process failed: {message}") for n, r, m, _ in _TABLE]
-    checks: dict[str, list[object]] = result.reply["checks"]
-    if idle.reply is not None:
-        checks.update(idle.reply["checks"])
-    daemon = int(result.reply.get("daemon", 0))
+    checks: dict[str, list[object]] = dict(result.reply.data["checks"])
+    if isinstance(idle.reply, Report):
+        checks.update(idle.reply.data["checks"])
+    daemon = int(result.reply.data.get("daemon", 0))
     checks["leftovers"] = [daemon > 0 and _gone(daemon, 3.0), f"detached process {daemon}"]
     if planted:
         checks["write"] = [False, "a file was planted outside the private folder"]

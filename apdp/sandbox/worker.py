@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from apdp.agent import Agent
+from apdp.auction import MAX_BID_TEXT, check_bid
 from apdp.company import Company
 from apdp.deadline import Deadline
 from apdp.discovery import AgentLoadError, load_agent_class
@@ -32,6 +33,7 @@ from apdp.plan import Deliver, Move, Pickup
 from apdp.program import ProgramError, is_program, read_program
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.program_agent import ProgramAgent, run_build
+from apdp.sandbox.replies import MAX_REPLY_BYTES
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -108,6 +110,7 @@ def _prepare(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_CAP, FILE_SIZE_CAP))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
+    sys.dont_write_bytecode = True  # an agent leaves its folder as it found it, confined or not
     fd = os.open(limits.output_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
@@ -129,16 +132,14 @@ def _bid_to_json(value: object) -> Any:
         return {"bid": None}
     if isinstance(value, bool):
         return {"bad": f"a bid must be a number or None (abstain), got bool {value!r}"}
-    if isinstance(value, int | float | np.integer | np.floating):
+    if isinstance(value, int | float | np.integer | np.floating | Decimal | Fraction):
         try:
-            return {"bid": float(value)}
-        except OverflowError:
-            return {"bad": f"a bid must be finite, got an integer of {len(str(value))} digits"}
-    if isinstance(value, Decimal | Fraction):  # the nearest float; the referee checks it is finite
-        try:
-            return {"bid": float(value)}
-        except (OverflowError, ValueError):  # a Fraction too large for a float; Decimal("sNaN")
-            return {"bad": f"a bid must be a finite number, got {type(value).__name__} {value!s:.60}"}
+            number = float(value)  # the nearest float
+        except (OverflowError, ValueError):  # a huge int or Fraction; Decimal("sNaN")
+            return {"bad": f"a bid must be a finite number up to {MAX_BID_TEXT}, got {type(value).__name__} "
+                           f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"}
+        problem = check_bid(number)
+        return {"bad": problem} if problem else {"bid": number}
     return {"bad": f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"}
 
 
@@ -191,10 +192,18 @@ def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> dict
 
 def _send(conn: Connection, reply: dict[str, Any]) -> None:
     try:
-        data = json.dumps(reply)
+        data = json.dumps(reply).encode("utf-8")
     except (TypeError, ValueError) as exc:
-        data = json.dumps({"fault": "exception", "message": f"unserialisable reply: {exc}"})
-    conn.send_bytes(data.encode("utf-8"))
+        data = json.dumps({"fault": "exception", "message": f"unserialisable reply: {exc}"[:2000]}).encode()
+    if len(data) > MAX_REPLY_BYTES:  # the referee would refuse it as a broken reply
+        if "plans" in reply:
+            actions = sum(len(p) for p in reply["plans"])
+            message = (f"plans of {actions} actions take {len(data)} bytes, more than a reply may hold "
+                       f"({MAX_REPLY_BYTES}): a plan never needs that many moves")
+            data = json.dumps({"bad": message}).encode()
+        else:
+            data = json.dumps({"fault": "exception", "message": f"a reply of {len(data)} bytes"}).encode()
+    conn.send_bytes(data)
 
 
 def _new_agent(req: SetupRequest) -> Agent:
