@@ -7,6 +7,7 @@ import io
 
 from rich.progress import Progress, TimeRemainingColumn
 
+from tournament.events import failed
 from tournament.progress_lines import EtaColumn, ProgressLines
 from tournament.schedule import MatchSpec
 
@@ -67,7 +68,7 @@ def test_off_a_terminal_a_plain_line_every_few_matches() -> None:
     for k in range(1, 41):
         clock.now = 3.0 * k
         if k == 7:
-            lines.on_match_error(MATCH, "its worker process died")
+            lines.on_match_error(MATCH, failed(MATCH, "its worker process died"))
         else:
             lines.on_match_finished(MATCH, {"result": {"faults": [{"kind": "timeout"}] if k == 9 else []}})
     text = out.getvalue().splitlines()

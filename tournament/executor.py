@@ -70,8 +70,9 @@ def run_matches(
 ) -> int:
     """Play every match with ``jobs`` workers, reporting through ``events``; returns the errors.
 
-    A match whose worker raised or died is reported with ``on_match_error`` and not retried here
-    (a rerun plays it); the pool is rebuilt after a worker died and the run goes on.
+    A match whose worker raised or died is reported (and stored) as a referee error with
+    ``on_match_error`` and not retried here (a rerun plays it); the pool is rebuilt after a worker
+    died and the run goes on.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
@@ -193,6 +194,9 @@ def _drain(
     jobs: int,
 ) -> tuple[int, int]:
     """Run matches on ``pool`` until none is left or the pool breaks: (errors, matches played)."""
+    from apdp.record import referee_error
+    from tournament.events import announce, failed
+
     in_flight: dict[Future[Record], MatchSpec] = {}
     errors = finished = 0
     broken = False
@@ -215,18 +219,17 @@ def _drain(
             pending.submit(pool, play, in_flight)
         for match, record, message in outcomes:
             if record is None:
+                record = failed(match, message)
+            if referee_error(record) is not None:
                 errors += 1
-                events.on_match_error(match, message)
-                continue
-            finished += 1
-            events.on_match_finished(match, record)
-            if record["result"].get("faults"):
-                events.on_match_faulted(match, record)
+            else:
+                finished += 1
+            announce(events, match, record)
         if broken:
             log.warning("a worker process died; starting a new pool")
             for future, match in in_flight.items():
                 future.cancel()
                 errors += 1
-                events.on_match_error(match, "its worker pool broke")
+                events.on_match_error(match, failed(match, "its worker pool broke"))
             in_flight.clear()
     return errors, finished

@@ -110,8 +110,11 @@ class LogEvents(TournamentEvents):
                 fault.get("message"),
             )
 
-    def on_match_error(self, match: MatchSpec, message: str) -> None:
-        log.error("error %s: not played: %s", match.key, message)
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+        from apdp.record import referee_error
+
+        log.error("error %s: the referee failed, stored as a referee error (a rerun plays it again): %s",
+                  match.key, referee_error(record))
 
     def on_end(self, interrupted: bool) -> None:
         log.info("tournament %s", "interrupted" if interrupted else "finished")

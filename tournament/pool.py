@@ -41,6 +41,8 @@ class Tournament:
     config: dict[str, Any]
     identities: dict[str, dict[str, Any]]
     matches: dict[str, StoredMatch] = field(default_factory=dict)
+    #: Stored matches the referee could not finish (not in ``matches``: a resume plays them again).
+    errors: dict[str, StoredMatch] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -60,9 +62,10 @@ class Tournament:
         return double_round_robin(self.agents, [self.topology], self.seed, 1)
 
     def missing(self) -> list[MatchSpec]:
-        """Scheduled matches not stored (none known for a store without a configured field)."""
+        """Scheduled matches not finished: not stored, or stored as a referee error (without a
+        configured field, only the referee errors are known)."""
         if not self.config.get("agents"):
-            return []
+            return [m for m in self.schedule() if m.key in self.errors]
         return [m for m in self.schedule() if m.key not in self.matches]
 
 
@@ -81,6 +84,15 @@ class Pool:
             PooledMatch((t.results, t.topology, t.seed), m)
             for t in self.tournaments
             for _, m in sorted(t.matches.items())
+        ]
+
+    def errors(self) -> list[PooledMatch]:
+        """Every stored match the referee could not finish (and no copy finished), tagged likewise."""
+        return [
+            PooledMatch((t.results, t.topology, t.seed), m)
+            for t in self.tournaments
+            for key, m in sorted(t.errors.items())
+            if key not in t.matches
         ]
 
 
@@ -116,7 +128,8 @@ def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
         by_tournament.setdefault((m.topology, m.tournament_seed), []).append(m)
     tournaments = [
         Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, key, stored), config,
-                   identities, {m.key: m for m in stored})
+                   identities, {m.key: m for m in stored if m.error is None},
+                   {m.key: m for m in stored if m.error is not None})
         for (topology, seed), stored in by_tournament.items()
     ]
     return config, tournaments
@@ -128,12 +141,18 @@ def _pair(m: MatchSpec) -> str:
 
 def _incomplete_note(t: Tournament, missing: list[MatchSpec]) -> str:
     total = len(t.schedule())
-    if len(missing) == total:
+    failed = [m for m in missing if m.key in t.errors and m.key not in t.matches]
+    if len(missing) == total and not failed:
         return f"{t.label}: not started, none of its {total} matches is stored"
     named = ", ".join(_pair(m) for m in missing[:_NAMED])
     more = f" and {len(missing) - _NAMED} more" if len(missing) > _NAMED else ""
+    errors = ""
+    if failed:
+        reason = t.errors[failed[0].key].error
+        errors = (f", {len(failed)} of them ended in a referee error (apdp's failure, counted for nobody; "
+                  f"the first: {reason})")
     return (
-        f"{t.label} is incomplete: {len(missing)} of {total} matches missing ({named}{more}); "
+        f"{t.label} is incomplete: {len(missing)} of {total} matches missing ({named}{more}){errors}; "
         f"resume it with the same apdp tournament command and --out {t.results}"
     )
 
@@ -208,6 +227,8 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
                 copies[(t.results, same.results)] = copies.get((t.results, same.results), 0) + 1
             for key, m in t.matches.items():
                 same.matches.setdefault(key, m)
+            for key, m in t.errors.items():
+                same.errors.setdefault(key, m)
     tournaments = list(kept.values())
     if not any(t.matches for t in tournaments):
         raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}")

@@ -96,7 +96,7 @@ class ProgressBar(TournamentEvents):
         self.faults += len(record["result"]["faults"])
         self._update(0)
 
-    def on_match_error(self, match: MatchSpec, message: str) -> None:
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
         self.errors += 1
         self._update(0)
 

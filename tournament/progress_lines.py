@@ -93,6 +93,6 @@ class ProgressLines(TournamentEvents):
         self.faults += len(record["result"].get("faults", []))
         self._step()
 
-    def on_match_error(self, match: MatchSpec, message: str) -> None:
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
         self.errors += 1
         self._step()

@@ -35,9 +35,10 @@ from types import ModuleType
 from typing import Any
 
 from apdp.errors import UserError
+from apdp.record import referee_error
 from apdp.scenario import Scenario
 from tournament.config import TournamentConfig
-from tournament.events import Record, TournamentEvents
+from tournament.events import Record, TournamentEvents, announce, failed
 from tournament.schedule import MatchSpec
 from tournament.shipping import Bundle, Networks, ShippedAgent, networks_of, pack_agent, unpack
 
@@ -322,12 +323,10 @@ def run_on_ray(
             fill()  # keep the cluster busy before the parent's share of the work
             for match, record, message in outcomes:
                 if record is None:
+                    record = failed(match, message)
+                if referee_error(record) is not None:
                     errors += 1
-                    events.on_match_error(match, message)
-                    continue
-                events.on_match_finished(match, record)
-                if record["result"].get("faults"):
-                    events.on_match_faulted(match, record)
+                announce(events, match, record)
     except BaseException:
         for ref in in_flight:
             with contextlib.suppress(Exception):

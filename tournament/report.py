@@ -35,7 +35,7 @@ from tournament.usage import agent_usage
 #: Keys of each JSON ``agents`` entry, in order.
 AGENT_FIELDS = (
     "agent", "avg_wins", "sd_wins", "avg_losses", "sd_losses", "total_wins", "total_losses",
-    "draws", "win_rate", "faults", "rating", "rating_low", "rating_high",
+    "draws", "win_rate", "faults", "rating", "rating_low", "rating_high", "referee_errors",
 )
 
 
@@ -57,6 +57,8 @@ class Context:
     labels: dict[str, str] | None = None
     networks: dict[str, Statistics] = field(default_factory=dict)
     incomplete: list[dict[str, Any]] = field(default_factory=list)
+    #: The stored matches the referee could not finish: tournament, match key, agents, reason.
+    referee_errors: list[dict[str, Any]] = field(default_factory=list)
 
 
 def build(
@@ -67,8 +69,14 @@ def build(
         check_grouping(group_by)  # a bad grouping fails before any work
     pool: Pool = load_pool(folders, mixed=mixed)
     pooled = pool.matches()
-    stats = compute(pooled)
+    errors = pool.errors()
+    stats = compute(pooled, errors=errors)
     context = Context(notes=list(pool.notes))
+    context.referee_errors = [
+        {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.key,
+         "agents": list(p.match.agents), "reason": p.match.error}
+        for p in errors
+    ]
     context.incomplete = [
         {"results": t.results, "topology": t.topology, "seed": t.seed, "scheduled": len(t.schedule()),
          "missing": [m.key for m in missing]}
@@ -159,6 +167,14 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
           _r(g.opponent_profit)] for g in stats.legs],
     ))
+    if context is not None and context.referee_errors:
+        out.append((
+            f"Referee errors: {len(context.referee_errors)} match(es) the referee could not finish (apdp's "
+            "failure, never an agent's: counted for nobody; a resume plays them again)",
+            ["tournament", "match", "reason"],
+            [[f"{e['results']}: {e['topology']} seed {e['seed']}", e["match"], e["reason"]]
+             for e in context.referee_errors],
+        ))
     kinds = stats.fault_kinds
     out.append((
         "Faults per agent and kind" if stats.faults else "Faults: none",
@@ -184,7 +200,8 @@ def _agents_json(stats: Statistics) -> list[dict[str, Any]]:
 def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None,
             context: Context | None = None) -> dict[str, Any]:
     """The JSON report (with ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
-    tournaments and their missing match keys, ``networks`` with each network's ``agents``)."""
+    tournaments and their missing match keys, ``referee_errors`` (matches the referee could not
+    finish, in no figure), ``networks`` with each network's ``agents``)."""
     extra: dict[str, Any] = {}
     if group_by is not None:
         extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)]}
@@ -200,6 +217,7 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
         "rating_scale": SCALE,
         "notes": list(context.notes) if context is not None else [],
         "incomplete": list(context.incomplete) if context is not None else [],
+        "referee_errors": list(context.referee_errors) if context is not None else [],
         "networks": [
             {"network": n, "tournaments": ns.tournaments, "matches": ns.matches, "agents": _agents_json(ns)}
             for n, ns in (context.networks if context is not None else {}).items()

@@ -26,6 +26,11 @@ _BODY = """\
 <header><h1 id="title"></h1><p id="subtitle"></p></header>
 <main>
 <nav id="toc"></nav>
+<section id="notes-section" hidden><h2>Notes</h2><ul id="notes"></ul>
+  <div id="referee-errors-box" hidden><h3>Referee errors</h3>
+  <p class="note">Matches the referee could not finish (apdp's failure, never an agent's): counted for
+  nobody; a resume of the tournament plays them again.</p>
+  <div class="scroll"><table id="referee-errors"></table></div></div></section>
 <section id="standings-section"><h2>Standings</h2>
   <p class="note">Average wins and losses per tournament with their SDs, totals, win rate, faults, and
   Bradley-Terry ratings (Elo scale) with bootstrap 95% intervals.</p>

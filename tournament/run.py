@@ -13,6 +13,7 @@ from pathlib import Path
 
 from apdp.discovery import registry_params
 from apdp.identity import agent_identity
+from apdp.record import referee_error
 from tournament.config import TournamentConfig
 from tournament.events import Broadcast, Record, TournamentEvents
 from tournament.executor import PlayFunction, run_matches
@@ -46,9 +47,9 @@ class RunSummary(TournamentEvents):
     def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
         self.faulted += 1
 
-    def on_match_error(self, match: MatchSpec, message: str) -> None:
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
         self.errors += 1
-        self.error_messages.append(f"{match.key}: {message}")
+        self.error_messages.append(f"{match.key}: {referee_error(record)}")
 
 
 def schedule_of(config: TournamentConfig) -> list[MatchSpec]:

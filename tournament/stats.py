@@ -46,6 +46,8 @@ class Standing:
     rating_high: float
     matches: int
     tournaments: int
+    #: Its matches the referee could not finish (apdp's failure: counted for nobody).
+    referee_errors: int = 0
 
 
 @dataclass
@@ -92,6 +94,8 @@ class Statistics:
     #: bootstrap ratings, one row per resample, column ``rating_columns[agent]``
     rating_samples: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
     rating_columns: dict[str, int] = field(default_factory=dict)
+    #: Matches the referee could not finish (stored as referee errors: in no other figure).
+    referee_errors: int = 0
 
 
 def outcome(match: StoredMatch, side: int) -> str:
@@ -105,8 +109,10 @@ def _sd(values: Sequence[float]) -> float:
     return statistics.stdev(values) if len(values) >= 2 else 0.0
 
 
-def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statistics:
-    """All statistics of the pooled matches (two agents per match)."""
+def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
+            errors: Sequence[PooledMatch] = ()) -> Statistics:
+    """All statistics of the pooled matches (two agents per match); ``errors`` are the matches the
+    referee could not finish, counted apart (per agent and in all) and in no other figure."""
     agents = sorted({a for p in pooled for a in p.match.agents})
     index = {a: i for i, a in enumerate(agents)}
     played: dict[str, set[tuple[str, str, int]]] = defaultdict(set)
@@ -154,6 +160,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
     for leg in legs.values():
         leg.profit /= leg.matches
         leg.opponent_profit /= leg.matches
+    failed = Counter(a for p in errors for a in p.match.agents)
     ratings, samples = bradley_terry_samples(len(agents), first, second, score, bootstrap=bootstrap)
     standings = []
     for agent in agents:
@@ -178,6 +185,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
                 rating_high=r.high,
                 matches=count[agent],
                 tournaments=len(tournaments),
+                referee_errors=failed[agent],
             )
         )
     standings.sort(key=lambda s: (-s.win_rate, -s.rating, s.agent))
@@ -212,6 +220,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000) -> Statisti
         },
         rating_samples=samples,
         rating_columns=index,
+        referee_errors=len(errors),
     )
 
 

@@ -8,6 +8,10 @@ different one is refused. So is the tournament's secret key (:mod:`apdp.seeding`
 store is created (or, for a store older than keys, on its first resume) and never put in a record.
 Each agent's identity when it played (:mod:`apdp.identity`) is stored once per tournament, in the
 ``agents`` table (a store older than it gets it on its first resume).
+
+A match in which the referee itself failed (apdp's error, never an agent's) is stored too, with the
+reason in ``error`` and no winner: reports count it and never call its tournament complete, and a
+resume plays it again, replacing the row (a store older than the column gets it on its first resume).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from apdp.errors import UserError
+from apdp.record import referee_error
 from apdp.seeding import new_key
 from tournament.config import config_difference
 from tournament.events import Record, TournamentEvents
@@ -61,7 +66,8 @@ CREATE TABLE IF NOT EXISTS matches (
     winner TEXT,               -- agent name, NULL when nobody won
     faults TEXT NOT NULL,      -- JSON list of {agent, kind, phase, task, message}
     record TEXT NOT NULL,      -- the full apdp-record/1 JSON
-    finished TEXT NOT NULL     -- UTC time the row was written
+    finished TEXT NOT NULL,    -- UTC time the row was written
+    error TEXT                 -- why the referee failed in the match (NULL: it finished)
 );
 """
 
@@ -82,6 +88,8 @@ class StoredMatch:
     profit: tuple[float, ...]
     winner: str | None
     faults: tuple[dict[str, Any], ...]
+    #: Why the referee failed in this match (None: it finished); such a match counts for nobody.
+    error: str | None = None
 
 
 def _refuse_symlinks(path: Path) -> None:
@@ -109,6 +117,16 @@ def _lock(folder: Path) -> int:
             f"{folder} is in use by another tournament run; wait for it or stop it first"
         ) from None
     return fd
+
+
+def _add_error_column(conn: sqlite3.Connection) -> None:
+    """Give a store older than referee errors its ``error`` column."""
+    if not _has_error_column(conn):
+        conn.execute("ALTER TABLE matches ADD COLUMN error TEXT")
+
+
+def _has_error_column(conn: sqlite3.Connection) -> bool:
+    return any(row[1] == "error" for row in conn.execute("PRAGMA table_info(matches)"))
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -224,6 +242,7 @@ class ResultsStore:
                 _check_intact(conn, folder / STORE_FILE)
             with conn:
                 conn.executescript(_SCHEMA)
+                _add_error_column(conn)
         except StoreError:
             os.close(lock)
             raise
@@ -311,19 +330,23 @@ class ResultsStore:
 
     @_translated
     def finished_keys(self) -> set[str]:
-        """Keys of the matches already stored."""
-        return {k for (k,) in self.conn.execute("SELECT key FROM matches")}
+        """Keys of the matches already stored and finished (a referee error is played again)."""
+        if not _has_error_column(self.conn):
+            return {k for (k,) in self.conn.execute("SELECT key FROM matches")}
+        return {k for (k,) in self.conn.execute("SELECT key FROM matches WHERE error IS NULL")}
 
     @_translated
     def add(self, match: MatchSpec, record: Record) -> None:
-        """Store one finished match and commit at once."""
+        """Store one match and commit at once; a match stored as a referee error is replaced."""
         result = record["result"]
+        error = referee_error(record)
         winner_index = result.get("winner")
-        winner = None if winner_index is None else match.agents[int(winner_index)]
+        winner = None if winner_index is None or error is not None else match.agents[int(winner_index)]
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self.conn:
+            self.conn.execute("DELETE FROM matches WHERE key = ? AND error IS NOT NULL", (match.key,))
             self.conn.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match.key,
                     match.topology,
@@ -332,22 +355,24 @@ class ResultsStore:
                     json.dumps(list(match.agents)),
                     json.dumps([float(p) for p in result["profit"]]),
                     winner,
-                    json.dumps(result.get("faults", [])),
-                    json.dumps(record, separators=(",", ":")),
+                    json.dumps(result.get("faults", []), ensure_ascii=False),
+                    json.dumps(record, separators=(",", ":"), ensure_ascii=False),
                     now,
+                    error,
                 ),
             )
 
     def matches(self) -> Iterator[StoredMatch]:
-        """Every stored match's summary, in key order."""
+        """Every stored match's summary (referee errors included: see ``error``), in key order."""
         try:
+            error = "error" if _has_error_column(self.conn) else "NULL"
             rows = self.conn.execute(
-                "SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults "
+                f"SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults, {error} "
                 "FROM matches ORDER BY key"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise _problem(self.folder / STORE_FILE, exc) from None
-        for key, topology, t_seed, seed, agents, profit, winner, faults in rows:
+        for key, topology, t_seed, seed, agents, profit, winner, faults, reason in rows:
             yield StoredMatch(
                 key=key,
                 topology=topology,
@@ -357,6 +382,7 @@ class ResultsStore:
                 profit=tuple(json.loads(profit)),
                 winner=winner,
                 faults=tuple(json.loads(faults)),
+                error=reason,
             )
 
     @_translated
@@ -380,4 +406,7 @@ class StoreWriter(TournamentEvents):
         self.store = store
 
     def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        self.store.add(match, record)
+
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
         self.store.add(match, record)

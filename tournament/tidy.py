@@ -22,6 +22,7 @@ from tournament.stats import Standing, Statistics
 STANDING_COLUMNS = (
     "agent", "tournaments", "matches", "avg_wins", "sd_wins", "avg_losses", "sd_losses",
     "total_wins", "total_losses", "draws", "win_rate", "faults", "rating", "rating_low", "rating_high",
+    "referee_errors",
 )
 
 Table = tuple[list[str], list[list[Any]]]

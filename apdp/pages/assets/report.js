@@ -10,6 +10,21 @@ document.getElementById("title").textContent = R.title;
 document.getElementById("subtitle").textContent =
   `${R.tournaments} tournament(s), ${R.matches.length} matches, ${AGENTS.length} agents`;
 
+/* ---------- notes on what was pooled, and the matches the referee could not finish ---------- */
+
+(function notes() {
+  const notes = R.notes || [];
+  const errors = R.referee_errors || [];
+  if (!notes.length && !errors.length) return;
+  document.getElementById("notes-section").hidden = false;
+  const list = document.getElementById("notes");
+  notes.forEach((n) => list.appendChild(el("li", {}, n)));
+  if (!errors.length) return;
+  document.getElementById("referee-errors-box").hidden = false;
+  fillTable(document.getElementById("referee-errors"), ["tournament", "match", "reason"],
+    errors.map((e) => [`${e.results}: ${e.topology} seed ${e.seed}`, e.match, e.reason]));
+})();
+
 /* ---------- the study's table ---------- */
 
 /* Columns of the standings: [JSON field, header, decimals]. */
