@@ -33,7 +33,7 @@ def test_apdp_sandbox_prints_each_protection() -> None:
     result = CliRunner().invoke(app, ["sandbox", "--strict"])
     assert result.exit_code == 0, result.output
     assert "signalling other processes" in result.output
-    assert "17 on, 0 off, 0 failed" in result.output
+    assert "21 on, 0 off, 0 failed" in result.output
 
 
 def test_a_record_lists_the_protections_that_were_off() -> None:
@@ -93,7 +93,7 @@ def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
     private = tmp_path / "private"
     private.mkdir()
     pool = cgroup.Pool()  # as root, the process limit is a pids group the zygote would give
-    cgroup.assigned = pool.take(16)
+    cgroup.assigned = pool.take(16, 256 << 20)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
@@ -209,10 +209,11 @@ def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -
     assert min(ran[False]) > 50, ran
 
 
-def test_pids_groups_of_dead_zygotes_are_removed_and_never_collide() -> None:
-    base = cgroup._base()
+@pytest.mark.parametrize("controller", ["pids", "memory"])
+def test_groups_of_dead_zygotes_are_removed_and_never_collide(controller: str) -> None:
+    base = cgroup._base(controller)
     if os.getuid() != 0 or base is None:
-        pytest.skip("pids groups are for a root referee with a writable pids cgroup")
+        pytest.skip(f"{controller} groups are for a root referee with a writable {controller} cgroup")
     dead = os.fork()
     if dead == 0:  # pragma: no cover
         os._exit(0)
@@ -224,8 +225,10 @@ def test_pids_groups_of_dead_zygotes_are_removed_and_never_collide() -> None:
     pool = cgroup.Pool()
     try:
         assert not leftover.exists()
-        group = pool.take(8)
-        assert group is not None and Path(group) != taken
+        group = pool.take(8, 128 << 20)
+        assert group is not None
+        mine = getattr(group, controller)
+        assert mine is not None and Path(mine) != taken and Path(mine).parent == Path(base)
     finally:
         pool.close()
         taken.rmdir()

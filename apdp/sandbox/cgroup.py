@@ -1,37 +1,41 @@
-"""A pids control group per agent process, where the referee runs as root.
+"""Control groups per agent process: its process limit (pids) and its memory limit (memory).
 
-The kernel exempts root from RLIMIT_NPROC, so for root the process limit comes from a control group
-of the pids controller (cgroup v1's ``pids`` hierarchy, or cgroup v2 with ``pids`` enabled at its
-root). The zygote keeps a pool of such groups, one per agent process alive: it hands one to each
-agent process it forks (:data:`assigned`, read by the child), the agent process moves itself in
-(:func:`join`), and once the agent and everything it started are gone the group is empty and
-serves the next one. Making and removing a group per agent would cost more than the agent's start.
+The kernel exempts root from RLIMIT_NPROC, so for a root referee the process limit comes from a
+group of the pids controller. An rlimit on memory counts each process's private memory alone, so an
+agent's processes together, or its shared memory and tmpfs files, could pass it: a group of the
+memory controller counts all of it, for the whole process tree, and the kernel's OOM killer acts
+within the group when it is full. Both come from cgroup v1's ``pids`` and ``memory`` hierarchies (the
+memory group nested in the referee's own, so the agent stays within whatever limits the referee
+has), or cgroup v2 with the controllers enabled at its root; where neither is writable (a user who
+is not root), :mod:`apdp.sandbox.process` watches the agent's resident memory instead.
+
+The zygote keeps a pool of groups, one per agent process alive: it hands one to each agent process
+it forks (:data:`assigned`, read by the child), the agent process moves itself in (:func:`join`),
+and once the agent and everything it started are gone the group is empty and serves the next one.
+Making and removing a group per agent would cost more than the agent's start.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass
 
-_V1 = "/sys/fs/cgroup/pids"
-_V2 = "/sys/fs/cgroup"
-
-#: The group the zygote gave the agent process it is forking (read by that child), or None.
-assigned: str | None = None
+_ROOT = "/sys/fs/cgroup"
+_V1_PIDS = "/sys/fs/cgroup/pids"
+_V1_MEMORY = "/sys/fs/cgroup/memory"
 
 
-def _base() -> str | None:
-    if os.path.isfile(os.path.join(_V1, "cgroup.procs")):
-        return _V1
-    try:
-        with open(os.path.join(_V2, "cgroup.controllers")) as f:
-            if "pids" not in f.read().split():
-                return None
-        with open(os.path.join(_V2, "cgroup.subtree_control"), "w") as f:
-            f.write("+pids")
-    except OSError:
-        return None
-    return _V2
+@dataclass(frozen=True, slots=True)
+class AgentGroup:
+    """The groups of one agent process: its pids group and its memory group (None: none here)."""
+
+    pids: str | None
+    memory: str | None
+
+
+#: The groups the zygote gave the agent process it is forking (read by that child), or None.
+assigned: AgentGroup | None = None
 
 
 def _write(path: str, text: str) -> None:
@@ -39,61 +43,147 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
+def _v2_base(controller: str) -> str | None:
+    """cgroup v2's root, with ``controller`` enabled for its children, if this process may."""
+    try:
+        with open(os.path.join(_ROOT, "cgroup.controllers")) as f:
+            if controller not in f.read().split():
+                return None
+        _write(os.path.join(_ROOT, "cgroup.subtree_control"), f"+{controller}")
+    except OSError:
+        return None
+    return _ROOT
+
+
+def _v1_own(mount: str, controller: str) -> str | None:
+    """This process's own group in cgroup v1's ``controller`` hierarchy mounted at ``mount``."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, controllers, path = line.rstrip("\n").split(":", 2)
+                if controller in controllers.split(","):
+                    return os.path.join(mount, path.lstrip("/")).rstrip("/")
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _base(controller: str) -> str | None:
+    """Where this process may make groups of ``controller``: None where it may not."""
+    if controller == "pids" and os.path.isfile(os.path.join(_V1_PIDS, "cgroup.procs")):
+        base: str | None = _V1_PIDS
+    elif controller == "memory" and os.path.isfile(os.path.join(_V1_MEMORY, "cgroup.procs")):
+        base = _v1_own(_V1_MEMORY, "memory")
+    else:
+        base = _v2_base(controller)
+    return base if base is not None and os.access(base, os.W_OK) else None
+
+
+def is_v1(group: str) -> bool:
+    """True for a group of a cgroup v1 hierarchy."""
+    return group.startswith((_V1_PIDS + "/", _V1_MEMORY + "/"))
+
+
 class Pool:
     """The zygote's groups: free ones are reused; all are removed by :meth:`close`."""
 
     def __init__(self) -> None:
-        self._base = _base()
-        self._free: list[str] = []
+        self._bases = {c: _base(c) for c in ("pids", "memory")}
+        self._free: list[AgentGroup] = []
+        self._made: list[str] = []
         self._limits: dict[str, int] = {}
-        self._made = 0
-        if self._base is not None:
-            _remove_leftovers(self._base)
+        self._count = 0
+        for base in self._bases.values():
+            if base is not None:
+                _remove_leftovers(base)
 
-    def take(self, processes: int) -> str | None:
-        """A group capped at ``processes``, or None where no pids cgroup is writable."""
-        if self._base is None:
+    @property
+    def memory(self) -> bool:
+        """Whether agents get a memory group here."""
+        return self._bases["memory"] is not None
+
+    def take(self, processes: int, memory_bytes: int) -> AgentGroup | None:
+        """Groups capped at ``processes`` and ``memory_bytes``, or None where none is writable."""
+        if self._bases["pids"] is None and self._bases["memory"] is None:
             return None
+        group = self._free.pop() if self._free else self._new()
         try:
-            group = self._free.pop() if self._free else self._new_group(self._base)
-            if self._limits.get(group) != processes:
-                _write(os.path.join(group, "pids.max"), str(processes))
-                self._limits[group] = processes
+            if group.pids is not None:
+                self._limit(group.pids, "pids.max", processes)
+            if group.memory is not None:
+                self._limit_memory(group.memory, memory_bytes)
         except OSError:
             return None
         return group
 
-    def _new_group(self, base: str) -> str:
-        """A new empty group (a name taken by a group left over from a dead zygote with this pid
-        is skipped: that group may still hold a process)."""
+    def _new(self) -> AgentGroup:
+        self._count += 1
+        return AgentGroup(*(self._new_group(self._bases[c]) for c in ("pids", "memory")))
+
+    def _new_group(self, base: str | None) -> str | None:
+        """A new empty group under ``base`` (a name taken by a group left over from a dead zygote
+        with this pid is skipped: that group may still hold a process)."""
+        if base is None:
+            return None
         while True:
-            self._made += 1
-            group = os.path.join(base, f"apdp-{os.getpid()}-{self._made}")
+            group = os.path.join(base, f"apdp-{os.getpid()}-{self._count}")
             try:
                 os.mkdir(group, 0o755)
             except FileExistsError:
+                self._count += 1
                 continue
+            except OSError:
+                return None
+            self._made.append(group)
             return group
 
-    def give_back(self, group: str) -> None:
-        """Return a group whose agent process ended (and whose leftovers were killed)."""
-        try:
-            with open(os.path.join(group, "cgroup.procs")) as f:
-                empty = not f.read().strip()
-        except OSError:
+    def _limit(self, group: str, name: str, value: int) -> None:
+        key = f"{group}/{name}"
+        if self._limits.get(key) != value:
+            _write(key, str(value))
+            self._limits[key] = value
+
+    def _limit_memory(self, group: str, limit: int) -> None:
+        """Cap the group's memory at ``limit``, swap included (cgroup v1 wants the memory limit
+        below the memory+swap one at every step)."""
+        if not is_v1(group):
+            self._limit(group, "memory.max", limit)
+            with contextlib.suppress(OSError):
+                self._limit(group, "memory.swap.max", 0)
             return
-        if empty:
-            self._free.append(group)
-        else:  # something escaped the sweep: never share it with another agent
-            self._limits.pop(group, None)
+        previous = self._limits.get(f"{group}/memory.limit_in_bytes")
+        swap = os.path.exists(f"{group}/memory.memsw.limit_in_bytes")
+        if swap and previous is not None and limit > previous:
+            self._limit(group, "memory.memsw.limit_in_bytes", limit)
+        self._limit(group, "memory.limit_in_bytes", limit)
+        if swap:
+            self._limit(group, "memory.memsw.limit_in_bytes", limit)
+
+    def give_back(self, group: AgentGroup) -> None:
+        """Return the groups of an agent process that ended (and whose leftovers were killed)."""
+        for path in (group.pids, group.memory):
+            if path is not None and not _empty(path):
+                for key in [k for k in self._limits if k.startswith(path + "/")]:
+                    del self._limits[key]  # something escaped the sweep: never share it again
+                return
+        self._free.append(group)
 
     def close(self) -> None:
         """Remove every group this pool made (those still holding a process stay)."""
-        for group in list(self._limits):
+        for group in self._made:
             with contextlib.suppress(OSError):
                 os.rmdir(group)
         self._free.clear()
+        self._made.clear()
         self._limits.clear()
+
+
+def _empty(group: str) -> bool:
+    try:
+        with open(os.path.join(group, "cgroup.procs")) as f:
+            return not f.read().strip()
+    except OSError:
+        return False
 
 
 def _remove_leftovers(base: str) -> None:
@@ -117,18 +207,37 @@ def _remove_leftovers(base: str) -> None:
             os.rmdir(os.path.join(base, name))
 
 
-def join(group: str | None) -> bool:
-    """Move this (single-threaded) process into ``group``; False if there is none or it failed.
+def join(group: AgentGroup | None) -> tuple[bool, bool]:
+    """Move this (single-threaded) process into its groups: (in its pids group, in its memory group).
 
     In cgroup v1 the move goes through ``tasks`` (this thread alone, which is the whole process):
     moving through ``cgroup.procs`` takes the kernel's thread-group lock, whose writer waits for an
     RCU grace period, up to tens of milliseconds per agent.
     """
     if group is None:
-        return False
-    v1 = group.startswith(_V1 + "/")
+        return False, False
+    joined = []
+    for path in (group.pids, group.memory):
+        if path is None:
+            joined.append(False)
+            continue
+        try:
+            _write(os.path.join(path, "tasks" if is_v1(path) else "cgroup.procs"), "0")
+            joined.append(True)
+        except OSError:
+            joined.append(False)
+    return joined[0], joined[1]
+
+
+def oom_kills(group: str) -> int | None:
+    """How many processes the kernel killed for lack of memory in ``group`` so far (None: unknown)."""
+    name = "memory.oom_control" if is_v1(group) else "memory.events"
     try:
-        _write(os.path.join(group, "tasks" if v1 else "cgroup.procs"), "0")
-    except OSError:
-        return False
-    return True
+        with open(os.path.join(group, name)) as f:
+            for line in f:
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+    except (OSError, ValueError):
+        return None
+    return None

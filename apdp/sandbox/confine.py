@@ -318,8 +318,11 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
         os.chdir(c.private_dir)
         return ["every kernel protection (not Linux)"]
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
-    if os.getuid() == 0 and not cgroup.join(cgroup.assigned):
+    in_pids, in_memory = cgroup.join(cgroup.assigned)
+    if os.getuid() == 0 and not in_pids:
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
+    if cgroup.assigned is not None and cgroup.assigned.memory is not None and not in_memory:
+        raise OSError("the agent's process could not join its memory group")
     private, ns_off = _namespaces(c, agent_path)
     off += ns_off
     os.environ["HOME"] = os.environ["TMPDIR"] = private

@@ -12,6 +12,7 @@ import ctypes
 import errno
 import os
 import resource
+import select
 import signal
 import socket
 import threading
@@ -52,6 +53,82 @@ def _disk(limit_bytes: int) -> tuple[bool, str]:
         return exc.errno == errno.ENOSPC, f"stopped after {written >> 20} MiB ({exc.strerror})"
     os.unlink("fill")
     return False, f"wrote {written >> 20} MiB past a {limit_bytes >> 20} MiB cap"
+
+
+def _disk_files(limit: int) -> tuple[bool, str]:
+    """Whether the private folder refuses files past its cap (each file costs the kernel memory)."""
+    os.mkdir("files")
+    made = 0
+    try:
+        while made <= limit + 8:
+            os.close(os.open(os.path.join("files", str(made)), os.O_CREAT | os.O_WRONLY, 0o600))
+            made += 1
+    except OSError as exc:
+        ok, detail = exc.errno == errno.ENOSPC, f"refused after {made} files ({exc.strerror})"
+    else:
+        ok, detail = False, f"made {made} files past a cap of {limit}"
+    for k in range(made):
+        os.unlink(os.path.join("files", str(k)))
+    os.rmdir("files")
+    return ok, detail
+
+
+def _scheduling(referee: int) -> tuple[bool, str]:
+    """Whether the priority, scheduling and limits of another process are out of reach (tried with
+    the values it already has: were it allowed, nothing would change)."""
+    attempts: dict[str, Callable[[], object]] = {
+        "setpriority": lambda: os.setpriority(os.PRIO_PROCESS, referee, os.getpriority(os.PRIO_PROCESS, referee)),
+        "sched_setscheduler": lambda: os.sched_setscheduler(referee, os.sched_getscheduler(referee),
+                                                            os.sched_getparam(referee)),
+        "prlimit": lambda: resource.prlimit(referee, resource.RLIMIT_CORE,
+                                            resource.prlimit(referee, resource.RLIMIT_CORE)),
+    }
+    allowed = []
+    for name, attempt in attempts.items():
+        try:
+            attempt()
+            allowed.append(name)
+        except OSError:
+            pass
+    return not allowed, "refused" if not allowed else f"allowed: {', '.join(allowed)}"
+
+
+def memory_run(args: dict[str, Any]) -> dict[str, Any]:
+    """Three children each fill half the memory limit with shared memory (which no rlimit counts);
+    the limit holds if they never hold more than it together (or if the agent is stopped for it)."""
+    import mmap
+
+    limit = int(args["memory_bytes"])
+    chunk = limit // 2
+    read_end, write_end = os.pipe()
+    children = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            area = mmap.mmap(-1, chunk)  # MAP_SHARED | MAP_ANONYMOUS
+            for offset in range(0, chunk, 4096):
+                area[offset] = 1
+            os.write(write_end, b"x")
+            time.sleep(30)
+            os._exit(0)
+        children.append(pid)
+    os.close(write_end)
+    filled, dead = 0, set[int]()
+    deadline = time.monotonic() + 5
+    while filled + len(dead) < len(children) and time.monotonic() < deadline:
+        if select.select([read_end], [], [], 0.05)[0]:
+            filled += len(os.read(read_end, 8))
+        dead |= {pid for pid in children if pid not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+    held = min(filled, len(children) - len(dead)) * chunk
+    for pid in children:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    os.close(read_end)
+    detail = (f"{len(dead)} of {len(children)} children filling {chunk >> 20} MiB of shared memory each were "
+              f"killed; the others held {held >> 20} MiB under a {limit >> 20} MiB limit")
+    return {"checks": {"memory": [held <= limit, detail]}}
 
 
 def _processes(limit: int) -> tuple[bool, str]:
@@ -159,9 +236,11 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
     checks: dict[str, tuple[bool, str]] = {
         "environment": _environment(list(args["referee_variables"])),
         "read": _refused(lambda: _read(os.path.join(canary, "secret"))),
+        "neighbours": _refused(lambda: _read(str(args["neighbour"]))),
         "write": _refused(lambda: _create(os.path.join(canary, "planted"))),
         "private_folder": (os.access(".", os.W_OK) and os.getcwd() == os.environ.get("HOME"), os.getcwd()),
         "disk": _disk(int(args["disk_bytes"])),
+        "disk_files": _disk_files(int(args["disk_files"])),
         "processes_visible": _refused(lambda: _read(f"/proc/{referee}/cmdline")),
         "signals": _refused(lambda: os.kill(referee, 0)),
         "ptrace": (libc.ptrace(16, referee, 0, 0) == -1, f"errno {ctypes.get_errno()}"),
@@ -173,6 +252,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
                        f"RLIMIT_NOFILE {resource.getrlimit(resource.RLIMIT_NOFILE)[1]}"),
         "process_group": _leave_group(),
         "affinity": _refused(lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
+        "scheduling": _scheduling(referee),
     }
     start_counting()
     return {"checks": {k: [ok, detail] for k, (ok, detail) in checks.items()}, "daemon": _daemon()}

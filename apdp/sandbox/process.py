@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from apdp.fault import FaultKind
+from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
+from apdp.sandbox.memory import over_limit
 from apdp.sandbox.replies import MAX_REPLY_BYTES, AgentFailed, BadReply, Expected, Reply, SetupDone, decode_reply
 from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
 from apdp.sandbox.zygote_link import Zygote
@@ -30,8 +32,11 @@ from apdp.sandbox.zygote_link import Zygote
 #: What each request of the worker's answers with (see :mod:`apdp.sandbox.replies`).
 EXPECTED: dict[str, Expected] = {
     "setup": "setup", "unprotected": "setup", "bid": "bid", "auction_result": "ack", "plan": "plan",
-    "build": "build", "probe": "report", "probe_idle": "report",
+    "build": "build", "probe": "report", "probe_idle": "report", "probe_memory": "report",
 }
+#: How often (seconds) the referee reads the memory of an agent's processes while it waits for its
+#: reply, where no memory group counts it (see :mod:`apdp.sandbox.memory`).
+MEMORY_WATCH_EVERY = 0.02
 #: The longest a single wait for a reply blocks (poll's own bound is far above; a deadline is
 #: checked again after each wait, so an absurd timeout never reaches the system call).
 _LONGEST_WAIT = 60.0
@@ -59,6 +64,10 @@ def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
     """A request of two calls, ``(method, args)`` each: the agent process answers the first and,
     unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.THEN`)."""
     return _framed(pickle.dumps((THEN, (first, second)), pickle.HIGHEST_PROTOCOL))
+
+
+class _OutOfMemory(Exception):
+    """The agent's processes use more memory than its limit (read while waiting for a reply)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +115,9 @@ class AgentProcess:
     _buffer: bytearray = field(default_factory=bytearray, init=False)  # bytes read, not yet a reply
     _paused: bool = field(default=False, init=False)
     _fd: int = field(default=-1, init=False)  # the conversation's descriptor
+    _memory_group: str | None = field(default=None, init=False)  # counts all its memory, if any
+    _oom_kills: int | None = field(default=None, init=False)  # the group's OOM kills at its start
+    _watch_memory: bool = field(default=False, init=False)  # no group: the referee reads its memory
 
     def start(self, agent_path: str) -> None:
         """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
@@ -119,11 +131,23 @@ class AgentProcess:
                 self.files, self.build_dir,
             )
         limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
-        self._pid, self._conn = Zygote.get().spawn(limits)
+        self._pid, self._conn, self._memory_group = Zygote.get().spawn(limits)
+        if self.confined and self._memory_group is not None:
+            self._oom_kills = oom_kills(self._memory_group)
+        self._watch_memory = self.confined and self._memory_group is None
         self._fd = self._conn.fileno()
         self._poller = select.poll()  # kept: a call waits on it without building a selector
         self._poller.register(self._fd, select.POLLIN)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
+
+    @property
+    def memory_counted_by(self) -> str:
+        """What holds the agent's processes to their memory limit, together (once started)."""
+        if not self.confined:
+            return "an rlimit per process (the sandbox is off)"
+        if self._memory_group is not None:
+            return "a memory cgroup"
+        return f"the referee, reading their memory every {MEMORY_WATCH_EVERY * 1000:.0f} ms (no memory cgroup)"
 
     def call(self, method: str, args: object, timeout: float) -> CallResult:
         """Send one request and wait at most ``timeout`` seconds for its reply."""
@@ -207,8 +231,10 @@ class AgentProcess:
                 message = bytes(buffer[header : header + size])
                 del buffer[: header + size]
                 return message
-            left = min(deadline - time.monotonic(), _LONGEST_WAIT)
+            left = min(deadline - time.monotonic(), MEMORY_WATCH_EVERY if self._watch_memory else _LONGEST_WAIT)
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
+                if self._watch_memory and self._pid is not None and over_limit(self._pid, self.memory_mb * 2**20):
+                    raise _OutOfMemory
                 if time.monotonic() < deadline:
                     continue
                 return None
@@ -253,10 +279,13 @@ class AgentProcess:
         except BadReply as exc:
             self.kill()
             message = f"the agent's process sent a reply outside the protocol: {exc}"
-            return CallResult(None, CallFault(FaultKind.BAD_REPLY, message), time.monotonic() - start)
+            return self._fault(FaultKind.BAD_REPLY, message, start)
+        except _OutOfMemory:
+            self.kill()
+            return CallResult(None, self._out_of_memory(), time.monotonic() - start)
         except OSError as exc:  # the pipe broke
             self.kill()
-            return CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)
+            return self._fault(FaultKind.EXCEPTION, str(exc), start)
         took = time.monotonic() - start
         if isinstance(reply, SetupDone) and reply.program_pid is not None and self._cpu is not None:
             self._cpu.watch(reply.program_pid)  # an agent program's own process
@@ -264,6 +293,22 @@ class AgentProcess:
             kind = FaultKind.MEMORY if reply.kind == "memory" else FaultKind.EXCEPTION
             return CallResult(None, CallFault(kind, reply.message, reply.traceback, reply.load), took)
         return CallResult(reply, None, took)
+
+    def _fault(self, kind: FaultKind, message: str, start: float) -> CallResult:
+        """A call's fault; one that followed an OOM kill in the agent's memory group is ``memory``."""
+        fault = self._out_of_memory() if self._oom_killed() else CallFault(kind, message)
+        return CallResult(None, fault, time.monotonic() - start)
+
+    def _oom_killed(self) -> bool:
+        """Whether the kernel killed a process of the agent's memory group since its start."""
+        if self._memory_group is None or self._oom_kills is None:
+            return False
+        now = oom_kills(self._memory_group)
+        return now is not None and now > self._oom_kills
+
+    def _out_of_memory(self) -> CallFault:
+        return CallFault(FaultKind.MEMORY, f"out of memory: the agent's processes together used more than "
+                                           f"{self.memory_mb} MiB (limits.memory_mb)")
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds the process used since the previous reading (None where it cannot be read)."""
@@ -273,6 +318,9 @@ class AgentProcess:
         assert self._pid is not None
         code = Zygote.get().exit_code(self._pid, 1.0)
         self._killed = True
+        if self._oom_killed():
+            self.kill()
+            return self._out_of_memory()
         if code is None:
             self.kill()
             return CallFault(FaultKind.PROCESS_DIED, "the process closed its pipe")

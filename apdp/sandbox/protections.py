@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from apdp.fault import FaultKind
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.replies import Report, SetupDone
 
@@ -21,6 +22,7 @@ from apdp.sandbox.replies import Report, SetupDone
 _CHECK_DISK_MB = 8
 _CHECK_PROCESSES = 16
 _CHECK_OPEN_FILES = 128
+_CHECK_FILES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +40,14 @@ class Protection:
 _TABLE = (
     ("environment", "reading the referee's environment", "clean environment", ""),
     ("read", "reading files other than Python, apdp and its own file", "Landlock", "Landlock"),
+    ("neighbours", "reading the files beside its own (other agents, parameters, keys, results)",
+     "Landlock: its own file only", "Landlock"),
     ("write", "writing outside its private folder", "Landlock", "Landlock"),
     ("private_folder", "a shared working folder", "private $HOME/$TMPDIR", ""),
     ("disk", "filling the disk (private folder capped)", "user namespace + tmpfs", "size cap"),
+    ("disk_files", "filling its private folder with files (each costs kernel memory)", "tmpfs nr_inodes",
+     "size cap"),
+    ("memory", "more memory than its limit, all its processes and kinds of memory together", "", ""),
     ("processes_visible", "seeing other processes (/proc)", "Landlock", "Landlock"),
     ("signals", "signalling other processes", "Landlock scoping", "signal"),
     ("ptrace", "tracing other processes", "seccomp + Landlock", "system call filter"),
@@ -53,7 +60,11 @@ _TABLE = (
     ("between_calls", "running between its calls (threads, children)", "SIGSTOP of its process group", ""),
     ("process_group", "leaving its process group", "seccomp", "system call filter"),
     ("affinity", "changing its CPU affinity (leaving its core)", "seccomp", "system call filter"),
+    ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
+     "system call filter"),
 )
+#: The memory limit of the memory check, in MiB.
+_CHECK_MEMORY_MB = 160
 
 
 def _probe_file() -> str:
@@ -100,15 +111,21 @@ def _gone(pid: int, within: float) -> bool:
 def check() -> list[Protection]:
     """Every protection, checked by trying it from inside a confined process."""
     off = unprotected()
-    with tempfile.TemporaryDirectory(prefix="apdp-canary-") as canary:
+    # Outside /tmp where it can be: under it, the agent's private /tmp hides the canary, and the
+    # checks would not reach the file rules behind it.
+    with tempfile.TemporaryDirectory(prefix="apdp-canary-", dir=_outside_tmp()) as canary:
         Path(canary, "secret").write_text("canary\n")
-        process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
-        process.start(_probe_file())
+        agent = Path(canary, "agents")
+        agent.mkdir()
+        Path(agent, "agent.py").write_text("# the checked agent's own file\n")
+        Path(agent, "neighbour.py").write_text("# another agent, beside it\n")
+        process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES, files=_CHECK_FILES)
+        process.start(str(agent / "agent.py"))
         try:
             args = {
                 "referee_pid": os.getpid(), "canary_dir": canary, "referee_variables": sorted(os.environ),
-                "disk_bytes": _CHECK_DISK_MB << 20, "processes": _CHECK_PROCESSES,
-                "open_files": _CHECK_OPEN_FILES,
+                "disk_bytes": _CHECK_DISK_MB << 20, "disk_files": _CHECK_FILES, "processes": _CHECK_PROCESSES,
+                "open_files": _CHECK_OPEN_FILES, "neighbour": str(agent / "neighbour.py"),
             }
             result = process.call("probe", args, 60.0)
             time.sleep(0.5)  # the probe left a thread counting: it must not count while stopped
@@ -126,6 +143,9 @@ def check() -> list[Protection]:
     checks["leftovers"] = [daemon > 0 and _gone(daemon, 3.0), f"detached process {daemon}"]
     if planted:
         checks["write"] = [False, "a file was planted outside the private folder"]
+    elif canary.startswith("/tmp/") and not checks.get("write", [False])[0]:
+        checks["write"] = [True, "written into its private /tmp, which hides the host's"]
+    memory_by, checks["memory"] = _memory_check()
     out = []
     for key, refuses, mechanism, words in _TABLE:
         passed, detail = checks.get(key, [False, "not checked"])
@@ -136,5 +156,32 @@ def check() -> list[Protection]:
             status, detail = "off", reason
         else:
             status = "FAILED"
-        out.append(Protection(key, refuses, mechanism, status, str(detail)))
+        out.append(Protection(key, refuses, mechanism or memory_by, status, str(detail)))
     return out
+
+
+def _outside_tmp() -> str | None:
+    """A folder of this user's outside /tmp for the checks' canary (None: the temporary folder)."""
+    folder = Path.home() / ".cache" / "apdp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder) if os.access(folder, os.W_OK) else None
+
+
+def _memory_check() -> tuple[str, list[object]]:
+    """(what holds an agent to its memory limit here, [passed, detail]): children of a confined
+    process fill more shared memory than its limit together."""
+    process = AgentProcess(_CHECK_MEMORY_MB, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
+    process.start(_probe_file())
+    try:
+        result = process.call("probe_memory", {"memory_bytes": _CHECK_MEMORY_MB << 20}, 60.0)
+    finally:
+        process.stop()
+    if result.fault is not None:
+        stopped = result.fault.kind == FaultKind.MEMORY
+        return process.memory_counted_by, [stopped, f"stopped: {result.fault.message}" if stopped else
+                                           f"the check process failed: {result.fault.message}"]
+    assert isinstance(result.reply, Report)
+    return process.memory_counted_by, list(result.reply.data["checks"]["memory"])

@@ -6,10 +6,13 @@ pipes between the agent's own processes), tracing or reading other processes (``
 ``perf_event_open``, ``userfaultfd``, io_uring (which could open sockets behind the filter's back),
 the administrator's calls, changing a file's mode, owner, times or extended attributes (which
 Landlock does not cover; the referee makes an agent program's build output executable itself),
-leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity.
+leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity, memory that
+no limit counts without a memory cgroup (``memfd_create``, System V shared memory). Changing the
+priority, scheduling, I/O priority or resource limits of a process is allowed for the calling
+process only (``who`` or ``pid`` 0; ``setpriority`` of its process group too): never of another
+process of the same user, which the kernel would allow (the referee, the opponent, the user's shell).
 ``clone3`` answers ENOSYS so that the C library falls back to ``clone``, whose flags the filter
-can read. System calls of another ABI (32-bit, x32) end the
-process.
+can read. System calls of another ABI (32-bit, x32) end the process.
 
 The numbers are x86_64's; on another architecture :func:`supported` is False and no filter is set.
 """
@@ -51,6 +54,9 @@ _X86_64 = {
     "utime": 132, "utimes": 235, "utimensat": 280, "futimesat": 261,
     "setxattr": 188, "lsetxattr": 189, "removexattr": 197, "lremovexattr": 198,
     "setxattrat": 463, "removexattrat": 466, "setpgid": 109, "setsid": 112, "sched_setaffinity": 203,
+    "memfd_create": 319, "memfd_secret": 447, "shmget": 29, "shmat": 30, "shmctl": 31,
+    "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
+    "ioprio_set": 251, "prlimit64": 302,
 }
 
 #: Refused outright with EPERM.
@@ -69,6 +75,19 @@ REFUSED = (
     # the agent's process group holds all it starts (the referee stops it between calls), and a
     # match's core holds all its processes
     "setpgid", "setsid", "sched_setaffinity",
+    # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
+    "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
+)
+
+#: Calls allowed on the calling process only: (name, the argument that names the target process,
+#: the values allowed for the argument that says what kind of target that is: (index, values)).
+SELF_ONLY: tuple[tuple[str, int, tuple[int, tuple[int, ...]] | None], ...] = (
+    ("setpriority", 1, (0, (0, 1))),  # PRIO_PROCESS or PRIO_PGRP, of itself (PRIO_USER: every process)
+    ("ioprio_set", 1, (0, (1, 2))),  # IOPRIO_WHO_PROCESS or _PGRP, of itself (_USER: every process)
+    ("sched_setparam", 0, None),
+    ("sched_setscheduler", 0, None),
+    ("sched_setattr", 0, None),
+    ("prlimit64", 0, None),
 )
 
 # Classic BPF, as seccomp reads it.
@@ -81,6 +100,11 @@ _ALLOW = 0x7FFF0000
 _KILL_PROCESS = 0x80000000
 _ERRNO = 0x00050000
 _NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data
+
+
+def _arg(index: int, high: bool = False) -> int:
+    """The offset of an argument's low (or high) 32 bits in struct seccomp_data (little-endian)."""
+    return _ARG0 + 8 * index + (4 if high else 0)
 
 
 def supported() -> bool:
@@ -119,6 +143,8 @@ def program() -> bytes:
         _op(_JEQ_K, nr["clone3"], 0, 1),
         _op(_RET_K, _ERRNO | errno.ENOSYS),
     ]
+    for name, target, kind in SELF_ONLY:
+        ops += _self_only(nr[name], target, kind, eperm)
     # One comparison per refused call, each jumping to the shared EPERM at the end: the kernel
     # compiles the filter for every agent process, so its length is start-up time.
     for i, name in enumerate(REFUSED):
@@ -126,6 +152,32 @@ def program() -> bytes:
     ops.append(_op(_RET_K, _ALLOW))
     ops.append(_op(_RET_K, eperm))
     return b"".join(ops)
+
+
+_TO_REFUSAL = -1  # a jump target resolved to the block's refusal
+
+
+def _self_only(number: int, target: int, kind: tuple[int, tuple[int, ...]] | None, refuse: int) -> list[bytes]:
+    """A block that allows call ``number`` when its argument ``target`` is 0 (the caller itself) and,
+    with ``kind`` = (index, values), its argument ``index`` is one of ``values``; refuses it else.
+    A call of another number jumps past the block with the accumulator unchanged."""
+    body: list[tuple[int, int, int, int]] = [  # (code, k, jump if true, jump if false)
+        (_LD_W_ABS, _arg(target), 0, 0),
+        (_JEQ_K, 0, 0, _TO_REFUSAL),
+        (_LD_W_ABS, _arg(target, high=True), 0, 0),
+        (_JEQ_K, 0, 0, _TO_REFUSAL),
+    ]
+    if kind is not None:
+        index, values = kind
+        body.append((_LD_W_ABS, _arg(index), 0, 0))
+        for k, value in enumerate(values):
+            last = k == len(values) - 1
+            body.append((_JEQ_K, value, len(values) - 1 - k, _TO_REFUSAL if last else 0))
+    body.append((_RET_K, _ALLOW, 0, 0))
+    body.append((_RET_K, refuse, 0, 0))
+    refusal = len(body) - 1
+    ops = [_op(code, k, jt, refusal - i - 1 if jf == _TO_REFUSAL else jf) for i, (code, k, jt, jf) in enumerate(body)]
+    return [_op(_JEQ_K, number, 0, len(ops)), *ops]
 
 
 class _Program(ctypes.Structure):

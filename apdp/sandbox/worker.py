@@ -278,6 +278,10 @@ class _Session:
             from apdp.sandbox.probe import run
 
             reply = run(args)
+        elif method == "probe_memory":
+            from apdp.sandbox.probe import memory_run
+
+            reply = memory_run(args)
         elif method == "probe_idle":
             from apdp.sandbox.probe import idle_run
 

@@ -6,7 +6,8 @@ and gives the agent a process that holds nothing of the referee: not the seed, n
 come. The zygote reaps its children and reports each exit status to the referee.
 
 Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with one file
-descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid)``;
+descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid,
+memory)`` (``memory``: the agent's memory group, or None where the referee must watch its memory);
 whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
 
 A tournament's zygote also serves a nursery socket (see :func:`serve`): each of the referee's
@@ -114,8 +115,8 @@ def _kill_strays(agents: set[int]) -> None:
                 os.waitpid(pid, 0)
 
 
-def _clean_up(private_dir: str | None, group: str | None, pool: cgroup.Pool | None) -> None:
-    """What an ended agent process leaves: its private folder is removed, its pids group reused."""
+def _clean_up(private_dir: str | None, group: cgroup.AgentGroup | None, pool: cgroup.Pool | None) -> None:
+    """What an ended agent process leaves: its private folder is removed, its groups reused."""
     if private_dir is not None:
         shutil.rmtree(private_dir, ignore_errors=True)
     if group is not None and pool is not None:
@@ -150,8 +151,8 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
     zygotes: set[int] = set()  # zygotes forked for the nursery: they end when their worker does
     ended: list[int] = []  # agent processes reaped in this round
     private: dict[int, str] = {}  # agent process -> its private folder
-    pool = cgroup.Pool() if os.getuid() == 0 else None  # root is exempt from RLIMIT_NPROC
-    groups: dict[int, str] = {}  # agent process -> its pids group
+    pool = cgroup.Pool()  # where this user may make control groups (root: pids and memory)
+    groups: dict[int, cgroup.AgentGroup] = {}  # agent process -> its groups
     try:
         while True:
             watched = [control] if nursery is None else [control, nursery]
@@ -190,8 +191,8 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
                 return
             limits = pickle.loads(msg)
             group = None
-            if pool is not None and limits.confinement is not None:
-                group = pool.take(limits.confinement.processes)
+            if limits.confinement is not None:
+                group = pool.take(limits.confinement.processes, limits.memory_bytes)
             cgroup.assigned = group  # read by the child
             pid = os.fork()
             if pid == 0:
@@ -203,7 +204,7 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
                 private[pid] = limits.confinement.private_dir
             if group is not None:
                 groups[pid] = group
-            control.send(pickle.dumps(("spawned", pid)))
+            control.send(pickle.dumps(("spawned", pid, None if group is None else group.memory)))
     except (BrokenPipeError, ConnectionResetError, OSError):
         pass
     finally:
@@ -218,8 +219,7 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
         _kill_strays(zygotes)  # each forked zygote ends, and cleans up, when its worker lets go
         for private_dir in private.values():  # agents that ended while the referee went away
             _clean_up(private_dir, None, None)
-        if pool is not None:
-            pool.close()
+        pool.close()
 
 
 if __name__ == "__main__":
