@@ -4,13 +4,17 @@ An agent's files are untrusted like its code: a folder may hold a FIFO (reading 
 link to ``/dev/zero`` (reading it never ends) or to a secret elsewhere (copying it would put the
 secret where the agent can read it). Everything apdp does with an agent's files on the host goes
 through :func:`agent_files`, which returns regular files only, never follows a link out of the
-agent's folder, and refuses anything else with one line naming the file and the fix.
+agent's folder, and refuses anything else with one line naming the file and the fix. An agent
+folder can be read by its agent: one that holds apdp's secrets or results (the per-user key file, a
+results store, a match record) is refused the same way, so that no agent ever plays beside them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +25,12 @@ SKIPPED_FOLDERS = frozenset({".build", "__pycache__"})
 #: The most files, and bytes, an agent folder may hold.
 MAX_FILES = 20_000
 MAX_BYTES = 512 * 2**20
+#: Files of a results store (:mod:`tournament.store`): its database, the database's journals, its lock.
+STORE_FILES = frozenset({"tournament.sqlite", "tournament.sqlite-wal", "tournament.sqlite-shm", "tournament.lock"})
+#: How a match record begins (:func:`apdp.record.write_record`), and how much of a JSON file is read
+#: to tell.
+_RECORD_MARK = b'"format": "apdp-record/'
+_RECORD_HEAD = 256
 
 
 class AgentFilesError(UserError):
@@ -77,6 +87,7 @@ def agent_files(agent: str | Path) -> list[AgentFile]:
                     stack.append(entry.path)
                 continue
             item = _entry(entry.path, relative, root)
+            _refuse_secrets(item, agent)
             found.append(item)
             total += item.size
             if len(found) > MAX_FILES or total > MAX_BYTES:
@@ -85,6 +96,26 @@ def agent_files(agent: str | Path) -> list[AgentFile]:
                     "move what the agent does not need out of it"
                 )
     return sorted(found, key=lambda f: f.relative)
+
+
+def _refuse_secrets(file: AgentFile, agent: Path) -> None:
+    """AgentFilesError if ``file`` of the agent folder ``agent`` is a key, a results store or a record."""
+    from apdp.seeding import key_file_path
+
+    what = None
+    if file.path.name in STORE_FILES:
+        what = "a results store"
+    elif os.path.realpath(file.path) == os.path.realpath(key_file_path()):
+        what = "apdp's key file"
+    elif file.path.suffix == ".json":
+        with contextlib.suppress(OSError), open(os.path.realpath(file.path), "rb") as f:
+            if _RECORD_MARK in f.read(_RECORD_HEAD).replace(b'"format":"', b'"format": "'):
+                what = "a match record"
+    if what is not None:
+        raise AgentFilesError(
+            f"{file.path} is {what}, inside the folder of agent {agent.name!r}, which the agent can read: "
+            "move it out of the agent's folder"
+        )
 
 
 def _single(path: Path) -> AgentFile:
@@ -134,3 +165,48 @@ def read_agent_file(file: AgentFile) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def check_outside_agents(path: str | Path, agents: Sequence[str | Path], what: str) -> None:
+    """AgentFilesError if ``path`` (where results will be written) lies in the folder of one of the
+    ``agents`` (which its agent can read): ``what`` names it in the message (``--out``, ``--record``)."""
+    target = os.path.realpath(path)
+    for agent in agents:
+        if os.path.isdir(agent) and _inside(target, os.path.realpath(agent)):
+            raise AgentFilesError(
+                f"{what} {path} is inside the folder of agent {Path(agent).name!r}, which the agent can read; "
+                "write results elsewhere"
+            )
+
+
+def regular_file_within(path: str | Path, root: str | Path) -> Path:
+    """``path`` resolved, if it is a regular file inside ``root`` (a link is followed only within
+    it); AgentFilesError otherwise. For copying a file of a project into an agent's folder."""
+    real = os.path.realpath(path)
+    if not _inside(real, os.path.realpath(root)):
+        raise AgentFilesError(f"{path} leads out of {root} (to {real}); copy what the agent needs into {root}")
+    try:
+        mode = os.stat(real).st_mode
+    except OSError as exc:
+        raise AgentFilesError(f"{path}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        raise AgentFilesError(f"{path} is {_kind(mode)}; only regular files are copied")
+    return Path(real)
+
+
+def copy_tree_of(root: str | Path, target: str | Path, suffix: str) -> int:
+    """Copy the regular files of ``root`` whose names end in ``suffix`` into ``target`` (the same
+    tree), reading nothing that is not a regular file inside ``root``; the number copied."""
+    root = Path(root)
+    copied = 0
+    for dirpath, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(dirpath, d))]
+        for name in names:
+            if not name.endswith(suffix):
+                continue
+            source = regular_file_within(os.path.join(dirpath, name), root)
+            destination = Path(target) / os.path.relpath(os.path.join(dirpath, name), root)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(source.read_bytes())
+            copied += 1
+    return copied

@@ -33,6 +33,7 @@ from apdp.lookup import normalise_name, search_path
 from apdp.program import PROGRAM_FILE
 from apdp.shipped import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.shipped import SHIPPED_AGENTS, SHIPPED_BASELINES, SHIPPED_TEMPLATE
+from apdp.text import clean_line, is_clean_line
 
 if TYPE_CHECKING:
     from apdp.agent import Agent
@@ -50,6 +51,10 @@ class AgentNotFound(UserError):
 
 class AgentNameConflict(UserError):
     """A name stands for two different agent files (one of them must be renamed)."""
+
+
+class AgentNameError(UserError):
+    """A file's name cannot be an agent's name (it is not printable text)."""
 
 
 class AgentLoadError(Exception):
@@ -79,10 +84,20 @@ def is_agent_folder(path: Path) -> bool:
     return path.is_dir() and ((path / AGENT_MODULE).is_file() or (path / PROGRAM_FILE).is_file())
 
 
+#: The longest agent name.
+MAX_NAME = 100
+
+
 def display_name(path: Path) -> str:
     """An agent's name from its file (``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``) or from
-    its program folder (``agents/my_agent/`` -> ``my-agent``)."""
-    return (path.name if path.is_dir() else path.stem).replace("_", "-")
+    its program folder (``agents/my_agent/`` -> ``my-agent``); AgentNameError for a name that is
+    not printable text (names reach terminals, logs, pages and spreadsheets)."""
+    name = (path.name if path.is_dir() else path.stem).replace("_", "-")
+    if not name or len(name) > MAX_NAME or not is_clean_line(name) or not name.isprintable():
+        shown = name.encode("unicode_escape").decode("ascii")[:MAX_NAME]
+        raise AgentNameError(f"{shown!r} ({clean_line(str(path.parent), 200)}) cannot be an agent's name: rename "
+                             f"it with letters, digits, '-' and '_' (at most {MAX_NAME} characters)")
+    return name
 
 
 def is_shipped(path: str | Path) -> bool:
@@ -91,8 +106,9 @@ def is_shipped(path: str | Path) -> bool:
     return resolved == SHIPPED_TEMPLATE or SHIPPED_BASELINES in resolved.parents
 
 
-def _candidates() -> dict[str, list[AgentSource]]:
-    """Every agent file by normalised name, in search order (a file reached twice listed once)."""
+def _candidates(strict: bool = False) -> dict[str, list[AgentSource]]:
+    """Every agent file by normalised name, in search order (a file reached twice listed once); a
+    file whose name cannot be an agent's is left out, or raises AgentNameError when ``strict``."""
     found: dict[str, list[AgentSource]] = {}
     for folder in agent_dirs():
         programs = sorted({p.parent for p in folder.glob(f"*/{PROGRAM_FILE}")}
@@ -100,9 +116,15 @@ def _candidates() -> dict[str, list[AgentSource]]:
         for path in sorted(folder.glob("*.py")) + programs:
             if path.suffix == ".py" and not _is_agent_file(path):
                 continue
+            try:
+                name = display_name(path)
+            except AgentNameError:
+                if strict:
+                    raise
+                continue
             same = found.setdefault(normalise_name(path.name if path.is_dir() else path.stem), [])
             if all(s.path != path.resolve() for s in same):
-                same.append(AgentSource(display_name(path), path.resolve()))
+                same.append(AgentSource(name, path.resolve()))
     return found
 
 
@@ -146,7 +168,7 @@ def _choose(sources: list[AgentSource]) -> AgentSource:
 
 def available_agents() -> list[AgentSource]:
     """Every agent that can be played by name; AgentNameConflict if a name is ambiguous."""
-    return [_choose(sources) for sources in _candidates().values()]
+    return [_choose(sources) for sources in _candidates(strict=True).values()]
 
 
 def find_agent(name: str) -> AgentSource:

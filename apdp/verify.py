@@ -2,7 +2,10 @@
 
 ``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
 checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
-winner. It returns every problem found, in plain words.
+winner. Every number must be finite and within its range (bids by the bid rule, at most
+:data:`apdp.auction.MAX_BID`; figures at most :data:`MAX_FIGURE` in size). It returns every problem
+found, in plain words. The record of a match the referee could not finish is no valid record: it
+says why.
 """
 
 from __future__ import annotations
@@ -10,20 +13,33 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from apdp.auction import check_bid, lowest_bidders
 from apdp.company import Company, Vehicle
 from apdp.errors import UserError
 from apdp.fault import PHASES, FaultKind
 from apdp.plan import check_plans, company_cost, plans_from_json
-from apdp.record import RECORD_FORMAT, match_winner, record_topology
+from apdp.record import RECORD_FORMAT, match_winner, record_topology, referee_error
 from apdp.task import Task
 from apdp.topology import TopologyError
 
-Number = int | float
+#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
+MAX_FIGURE = 1e18
+
+
+def _in_range(value: int | float) -> int | float:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a finite number, got {value}")
+    if abs(value) > MAX_FIGURE:
+        raise ValueError(f"must be at most {MAX_FIGURE:.0e} in size, got {value:.6g}")
+    return value
+
+
+#: A number of a record: finite, and at most MAX_FIGURE in size.
+Number = Annotated[int | float, AfterValidator(_in_range)]
 
 
 class _Vehicle(BaseModel):
@@ -42,7 +58,7 @@ class _Company(BaseModel):
 
 class _Task(BaseModel):
     model_config = ConfigDict(extra="allow")
-    id: int
+    id: int = Field(ge=0, lt=2**63)
     pickup: str
     delivery: str
     weight: Number
@@ -78,7 +94,7 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="allow")
     format: str
     topology: str
-    seed: int
+    seed: int = Field(ge=0, lt=2**63)
     agents: list[str]
     companies: list[_Company]
     tasks: list[_Task]
@@ -120,6 +136,9 @@ def _close(a: float, b: float) -> bool:
 
 def verify_record(data: dict[str, Any]) -> list[str]:
     """Every problem of a record, in plain words; an empty list means the record is valid."""
+    failure = referee_error(data)
+    if failure is not None:
+        return [f"the referee could not finish this match (apdp's failure, not an agent's): {failure}"]
     try:
         rec = _Record.model_validate(data)
     except ValidationError as exc:

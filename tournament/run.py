@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from apdp.agent_files import check_outside_agents
 from apdp.discovery import registry_params
 from apdp.identity import agent_identity
 from apdp.record import referee_error
@@ -94,6 +95,7 @@ def _run(
     key: bytes | None,
     ray: RaySession | None,
 ) -> RunSummary:
+    check_outside_agents(out, config.agent_paths, "--out")  # an agent may read its own folder
     store = ResultsStore.create_or_resume(out, config.to_json(), key)
     secret = store.key()
     assert secret is not None  # create_or_resume stores one

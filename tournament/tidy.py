@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from apdp.errors import UserError
+from apdp.text import clean_line
 from tournament.choices import TABLES as TABLES  # the tables, in the order ``--table`` lists them
 from tournament.groups import Group
 from tournament.stats import Standing, Statistics
@@ -86,11 +87,25 @@ def tidy_table(
     return columns, [[_number(v) for v in asdict(p).values()] for p in stats.profits]
 
 
+#: What a spreadsheet program reads as the start of a formula (or a control) in a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet program shows as the text it is: a text cell that would start
+    a formula (an agent named ``=HYPERLINK(...)``, ``-1+1``, ``@SUM``) gets a leading ``'``, and its
+    control characters are escaped; numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    text = clean_line(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def to_csv(table: Table) -> str:
-    """A table as CSV text (header row first)."""
+    """A table as CSV text (header row first), every text cell safe for spreadsheet programs."""
     headers, rows = table
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(rows)
+    writer.writerow([spreadsheet_cell(h) for h in headers])
+    writer.writerows([spreadsheet_cell(c) for c in row] for row in rows)
     return buffer.getvalue()

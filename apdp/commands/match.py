@@ -26,6 +26,8 @@ def labels(names: list[str]) -> list[str]:
 
 
 def _print_result(record: dict[str, Any]) -> None:
+    from apdp.text import clean_line
+
     names = labels(record["agents"])
     result = record["result"]
     width = max(len(n) for n in names)
@@ -36,7 +38,7 @@ def _print_result(record: dict[str, Any]) -> None:
         shown = "; ".join(
             f"{f['kind']} in {f['phase']}"
             + (f" (task {f['task']})" if f["task"] is not None else "")
-            + f": {f['message']}"
+            + f": {clean_line(f['message'], 400)}"
             for f in faults
         )
         typer.echo(
@@ -96,7 +98,7 @@ def match(
 ) -> None:
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
     from apdp.match import play_match  # here: `apdp --help` does not load the referee
-    from apdp.record import write_record
+    from apdp.record import referee_error, write_record
     from apdp.scenario import load_scenario
 
     names = [n for a in agents for n in a.replace(",", " ").split()]
@@ -112,9 +114,16 @@ def match(
         },
     )
 
-    for path in (record, replay):
+    from apdp.agent_files import check_outside_agents
+    from apdp.discovery import find_agent
+
+    with searched_first("APDP_AGENTS", agents_dir):  # an unknown agent or network: before anything is printed
+        sources = [find_agent(n) for n in names]
+    spec.load_topology()
+    for path, flag in ((record, "--record"), (replay, "--replay")):
         if path is not None:
             check_writable(path)  # before the match, not after it
+            check_outside_agents(path, [s.path for s in sources], flag)
     secret = None if key is None else parse_key(key)
     drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
     if drawn:
@@ -133,7 +142,7 @@ def match(
     from apdp.sandbox.cores import core_for_a_match
 
     with searched_first("APDP_AGENTS", agents_dir), core_for_a_match():
-        result = play_match(spec, names, key=secret, on_auction=None if quiet else show)
+        result = play_match(spec, sources, key=secret, on_auction=None if quiet else show)
     from apdp.sandbox.protections import warning
 
     unprotected = warning(result.get("sandbox", {}).get("unprotected"))
@@ -144,11 +153,15 @@ def match(
     if record is not None:
         write_record(result, record)
         typer.echo(f"record written to {record}")
-    if replay is not None:
+    if replay is not None and referee_error(result) is None:
         from apdp.pages.replay import write_replay
 
         write_replay(result, replay)
         typer.echo(f"replay written to {replay}")
+    failure = referee_error(result)
+    if failure is not None:
+        typer.echo(f"error: the referee failed in this match (apdp's fault, not an agent's): {failure}", err=True)
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from apdp.agent_files import copy_tree_of, regular_file_within
 from apdp.discovery import AgentNameConflict, AgentNotFound, find_agent
 from apdp.errors import UserError
 from apdp.java.classfile import ClassFileError, ClassPath, read_class
@@ -123,6 +124,8 @@ def _search_folder(source: Path, class_name: str) -> list[Origin]:
     wanted_package = class_name.rsplit(".", 1)[0] if "." in class_name else None
     found: list[Origin] = []
     for path in sorted(source.rglob(f"{simple}.java")):
+        if not path.is_file():  # a FIFO or a device would never be read to its end
+            continue
         package = _declared_package(path)
         if wanted_package is None or package == wanted_package:
             full = f"{package}.{simple}" if package else simple
@@ -130,6 +133,8 @@ def _search_folder(source: Path, class_name: str) -> list[Origin]:
     if found:
         return found
     for path in sorted(source.rglob(f"{simple}.class")):
+        if not path.is_file():
+            continue
         try:
             name = read_class(path.read_bytes()).name
         except (OSError, ClassFileError):
@@ -325,13 +330,14 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
                 if sources is None:
                     for rel in used:
                         (src / rel).parent.mkdir(parents=True, exist_ok=True)
-                        shutil.copyfile(origin.root / rel, src / rel)
+                        shutil.copyfile(regular_file_within(origin.root / rel, origin.root), src / rel)
         elif origin.kind == "classes":
-            shutil.copytree(origin.root, lib / "classes", ignore=_not_classes)
+            copy_tree_of(origin.root, lib / "classes", ".class")
             _check_class(ClassPath([lib / "classes", lib / HOST_JAR]), origin)
         else:
             (lib / "agent").mkdir()
-            shutil.copyfile(origin.root, lib / "agent" / origin.root.name)
+            jar = regular_file_within(origin.root, origin.root.parent)
+            shutil.copyfile(jar, lib / "agent" / origin.root.name)
             _check_class(ClassPath([lib / "agent" / origin.root.name, lib / HOST_JAR]), origin)
         (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note),
                                             encoding="utf-8")
@@ -339,10 +345,6 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
     return LogistAgent(name, target, origin.class_name)
-
-
-def _not_classes(folder: str, names: list[str]) -> list[str]:
-    return [n for n in names if not (n.endswith(".class") or os.path.isdir(os.path.join(folder, n)))]
 
 
 def add_agent(source: Path, class_name: str, *, name: str | None = None, agents_dir: Path = Path("agents"),

@@ -17,6 +17,7 @@ project, ``src/`` first), else taken from its ``class-path`` (a folder of classe
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,7 +97,11 @@ def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportRe
             except UserError:
                 if entry.class_path is None:
                     raise
-                origin = resolve(project / entry.class_path, entry.class_name)
+                class_path = project / entry.class_path
+                if not os.path.realpath(class_path).startswith(os.path.realpath(project) + os.sep):
+                    raise UserError(f"agent {entry.name!r}: its class-path {entry.class_path!r} leads out of the "
+                                    f"project folder {project}; keep the agent's classes or jar inside it") from None
+                origin = resolve(class_path, entry.class_name)
             name = agent_name(entry.name)
             agent = install(origin, name, agents_dir, note=f", agent {entry.name!r} of {project.resolve()}")
             set_params(agents_dir, agent.name, entry.params)
