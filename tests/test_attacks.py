@@ -23,6 +23,7 @@ import contextlib
 import inspect
 import json
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -62,7 +63,7 @@ TIMEOUTS = {"setup": 3.0, "bid": 2.0, "plan": 3.0}
 REFEREE_TIMEOUT = 10.0
 GRACE = 3.0  # seconds for the processes an agent started to be gone after its match
 #: Lines of the attacker's output that show it got something (see tests/zoo/attacker.py).
-GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ")
+GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ", "CHANGED ")
 
 RUNNER = """
 import json, socket, sys
@@ -189,6 +190,9 @@ class World:
     openai: str
     secret: str
     reported: list[str] = field(default_factory=list)
+    #: The test process's priority and open-file limits before the attack.
+    scheduling: tuple[int, tuple[int, int]] = field(
+        default_factory=lambda: (os.getpriority(os.PRIO_PROCESS, 0), resource.getrlimit(resource.RLIMIT_NOFILE)))
 
     @property
     def tree_marker(self) -> str:
@@ -373,6 +377,8 @@ def check_machine(world: World) -> list[str]:
             problems.append(f"what the attacker wrote is still there after the match: {path}")
     if world.victim.read_text() != "precious\n" or world.victim.stat().st_mode & 0o777 != 0o644:
         problems.append(f"the attacker changed {world.victim}")
+    if (os.getpriority(os.PRIO_PROCESS, 0), resource.getrlimit(resource.RLIMIT_NOFILE)) != world.scheduling:
+        problems.append("the attacker changed the priority or the limits of the test's process")
     return problems
 
 
@@ -399,6 +405,8 @@ SIMPLE = {
     "disk": "2 GiB into its /tmp and into the host's /tmp in 64 MiB files (64 MiB when unconfined)",
     "forkbomb": "up to 10 000 forks of sleeping children (200 when unconfined)",
     "daemon": "leave a double-forked setsid daemon sleeping 1000 s",
+    "neighbours": "read the files beside its own (other agents, parameters), list its folder, import a neighbour",
+    "nice": "lower the priority of every process of its user, and of the referee's; idle scheduling; prlimit",
 }
 
 
@@ -603,3 +611,49 @@ def test_tournament_store_cannot_be_rewritten(world: World) -> None:
     if len(attacked) != len(base):
         problems.append(f"{len(attacked)} rows stored, {len(base)} without the attack")
     assert not problems, "\n".join(problems)
+
+
+def test_an_agent_sees_nothing_beside_its_own_file(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attacker sits in an agents folder beside another agent, parameters, a results store with
+    its key, the key file and a record: it can list, read or import none of them."""
+    agents = world.tmp / "agents"
+    agents.mkdir()
+    shutil.copy(ATTACKER, agents / "attacker.py")
+    (agents / "victim.py").write_text("SECRET = 'the victim agent'\n")
+    (agents / "params.toml").write_text("[victim]\nmargin = 1.5\n")
+    shutil.copy(world.key_file, agents / "key")
+    sqlite3.connect(agents / "tournament.sqlite").execute("CREATE TABLE secret (key BLOB)").connection.close()
+    (agents / "victim.json").write_text('{"format": "apdp-record/1"}')
+    monkeypatch.setattr(sys.modules[__name__], "ATTACKER", str(agents / "attacker.py"))
+    monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
+    record, _, problems = play_attack(world, "neighbours", True)
+    assert record is not None and any(line.startswith("read ") for line in lines(record, 0)), problems
+    assert not problems, "\n".join(problems)
+
+
+def test_memory_counts_every_process_and_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six children of the attacker each fill 96 MiB of shared memory (which no rlimit counts),
+    under a 256 MiB limit: together they never hold more than the limit (a memory cgroup kills some
+    of them), or the attacker is stopped for it (the referee's watch); nothing is left after."""
+    monkeypatch.setitem(LIMITS, "memory_mb", 256)
+    monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
+    record, _, problems = play_attack(world, "memory", True)
+    assert record is not None, problems
+    faults = record["result"]["faults"]
+    held = [int(line.split()[1]) for line in lines(record, 0) if line.startswith("HELD ")]
+    if faults:
+        assert [(f["agent"], f["kind"]) for f in faults] == [(0, "memory")], faults
+    else:
+        assert held and held[0] <= 256, held
+    assert not [p for p in problems if "left" in p or "created" in p or "filled" in p], problems
+
+
+def test_the_private_folder_holds_a_bounded_number_of_files(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Empty files cost no disk but the kernel's memory: the private folder refuses them past its cap."""
+    monkeypatch.setitem(LIMITS, "disk_files", 500)
+    monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
+    record, _, problems = play_attack(world, "files", True)
+    assert record is not None, problems
+    made = [int(line.split()[1]) for line in lines(record, 0) if line.startswith("FILES ")]
+    assert made and made[0] <= 500, made
+    assert not record["result"]["faults"] and not problems, problems

@@ -12,10 +12,13 @@ keeps it in ``output``) so that the tests can check that nothing leaked, on line
     WRITABLE <path>                a file outside the private folder could be opened for writing
     KEY <hex>                      a secret key was read
     PREDICTED <json>               the tasks it predicts ([[pickup, delivery, weight], ...])
+    CHANGED <what>                 the scheduling or limits of another process were changed
+    HELD <MiB>                     memory its processes held at once (the memory attack)
+    FILES <n>                      files it made in its private folder (the files attack)
 
 Parameters (all optional but ``mode``):
     mode          none, kill, stop, spy, environ, seed, write, network, disk, forkbomb, daemon,
-                  store, record
+                  store, record, neighbours, nice, memory, files
     token         unique per test: in sentinel file names and in the argv / name of every process
                   the attacker starts, so that the test finds them
     wide          the test found the sandbox on: attack every process, kill(-1), 2 GiB writes.
@@ -151,6 +154,7 @@ class Attacker(Agent):
         "environ": ("setup",), "seed": ("setup",), "write": ("setup",), "network": ("setup",),
         "disk": ("setup",), "forkbomb": ("setup",), "daemon": ("setup",),
         "store": ("setup", "bid", "plan"), "record": ("setup", "plan"),
+        "neighbours": ("setup",), "nice": ("setup", "plan"), "memory": ("setup",), "files": ("setup",),
     }
 
     def attack(self, phase: str) -> None:
@@ -652,3 +656,108 @@ class Attacker(Agent):
                     os._exit(0)
             forked += 1
         say(f"FORKED {forked}, stopped by {reason}")
+
+    # ------------------------------------------------------------------ what lies beside it
+    def attack_neighbours(self) -> None:
+        """Read every file beside its own (other agents, parameters, a results store, a key), run a
+        module there, list the folder."""
+        here = os.path.dirname(os.path.abspath(__file__))
+        try:
+            others = sorted(n for n in os.listdir(here) if n != os.path.basename(__file__))
+            say(f"GOT listing {here} {others[:20]}" if others else f"list {here}: only its own file")
+        except OSError as exc:
+            say(f"list {here}: {exc.strerror}")
+        for name in ["victim.py", "params.toml", "tournament.sqlite", "key", "victim.json",
+                     *[str(n) for n in self.p("beside", [])]]:  # type: ignore[union-attr]
+            path = os.path.join(here, name)
+            try:
+                with open(path, "rb") as f:
+                    say(f"GOT file {path} {f.read(200)!r}")
+            except OSError as exc:
+                say(f"read {path}: {exc.strerror}")
+        try:
+            import victim  # type: ignore[import-not-found]  # noqa: F401
+
+            say("GOT import victim")
+        except ImportError as exc:
+            say(f"import victim: {exc}")
+
+    # ------------------------------------------------------------------ other processes' scheduling
+    def attack_nice(self) -> None:
+        """Lower the priority of every process of its user, raise its limits' grip on the referee's."""
+        libc = _libc()
+        tries: dict[str, object] = {}
+        if self.confined():  # every process of the user: only where the sandbox is proven on
+            tries = {
+                "setpriority user": lambda: os.setpriority(os.PRIO_USER, 0, 19),
+                "setpriority user by uid": lambda: os.setpriority(os.PRIO_USER, os.getuid(), 19),
+                "ioprio_set user": lambda: self.check_call(libc.syscall(251, 3, 0, (3 << 13) | 7)),
+            }
+        for pid in sorted(self.targets())[:50]:
+            tries[f"setpriority {pid}"] = lambda pid=pid: os.setpriority(os.PRIO_PROCESS, pid, 19)
+            tries[f"sched idle {pid}"] = lambda pid=pid: os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
+            tries[f"prlimit {pid}"] = lambda pid=pid: __import__("resource").prlimit(
+                pid, __import__("resource").RLIMIT_NOFILE, (16, 16))
+        refused = 0
+        for label, attempt in tries.items():
+            try:
+                attempt()  # type: ignore[operator]
+                say(f"CHANGED {label}")
+            except OSError:
+                refused += 1
+        say(f"nice: {refused} of {len(tries)} refused")
+
+    @staticmethod
+    def check_call(result: int) -> None:
+        if result != 0:
+            raise OSError(ctypes.get_errno(), "refused")
+
+    # ------------------------------------------------------------------ memory and files
+    def attack_memory(self) -> None:
+        """Children that each fill ``chunk_mb`` MiB of shared memory (no rlimit counts it), together
+        far past the limit; prints what they held at once."""
+        import mmap
+
+        chunk = int(self.p("chunk_mb", 96)) * MiB  # type: ignore[arg-type]
+        count = int(self.p("children", 6))  # type: ignore[arg-type]
+        read_end, write_end = os.pipe()
+        children = []
+        for _ in range(count):
+            pid = os.fork()
+            if pid == 0:
+                set_name("z" + self.token)
+                area = mmap.mmap(-1, chunk)
+                for offset in range(0, chunk, 4096):
+                    area[offset] = 1
+                os.write(write_end, b"x")
+                time.sleep(1000)
+                os._exit(0)
+            children.append(pid)
+        os.close(write_end)
+        filled, dead = 0, set()
+        end = time.monotonic() + 5
+        while filled + len(dead) < count and time.monotonic() < end:
+            import select
+
+            if select.select([read_end], [], [], 0.05)[0]:
+                filled += len(os.read(read_end, 64))
+            dead |= {pid for pid in children if pid not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        say(f"HELD {min(filled, count - len(dead)) * chunk // MiB}")
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+    def attack_files(self) -> None:
+        """Empty files in its private folder until refused (each costs the kernel memory)."""
+        folder = os.path.join(tempfile.gettempdir(), "files")
+        os.makedirs(folder, exist_ok=True)
+        made = 0
+        most = 2_000_000 if self.confined() else 1_000  # unconfined, its folder is the host's /tmp
+        try:
+            while made < most and self.time_left():
+                os.close(os.open(os.path.join(folder, str(made)), os.O_CREAT | os.O_WRONLY, 0o600))
+                made += 1
+        except OSError as exc:
+            say(f"files: {exc.strerror}")
+        say(f"FILES {made}")
