@@ -750,7 +750,7 @@ class Attacker(Agent):
 
     def attack_files(self) -> None:
         """Empty files in its private folder until refused (each costs the kernel memory)."""
-        folder = os.path.join(tempfile.gettempdir(), "files")
+        folder = os.path.join(tempfile.gettempdir(), f"apdp-zoo-disk-{self.token}")
         os.makedirs(folder, exist_ok=True)
         made = 0
         most = 2_000_000 if self.confined() else 1_000  # unconfined, its folder is the host's /tmp
