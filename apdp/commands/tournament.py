@@ -194,6 +194,9 @@ def tournament(
                 "timeouts.plan": plan_timeout,
             },
         )
+    from apdp.agent_files import check_outside_agents
+
+    check_outside_agents(folder, config.agent_paths, "--out")  # before a word of the run is printed
     if not quiet:
         if not agents:
             typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)
