@@ -54,7 +54,8 @@ def test_a_build_is_copied_out_regular_files_only_and_runs(tmp_path: Path) -> No
 
 
 def test_a_build_that_fills_the_disk_is_stopped_at_its_cap(tmp_path: Path) -> None:
-    folder = _program(tmp_path, "head -c 700000000 /dev/zero > {dir}/.build/big && cc -o {dir}/.build/agent {dir}/agent.c")
+    folder = _program(tmp_path, "head -c 700000000 /dev/zero > {dir}/.build/big && "
+                                "cc -o {dir}/.build/agent {dir}/agent.c")
     message, _ = _setup_fault(folder, disk_mb=32)
     assert "the build failed" in message
     assert _kept(folder) == []  # nothing of it reached the agent's folder
