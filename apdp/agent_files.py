@@ -12,6 +12,7 @@ results store, a match record) is refused the same way, so that no agent ever pl
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat
 from collections.abc import Sequence
@@ -165,6 +166,20 @@ def read_agent_file(file: AgentFile) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def agent_hash(agent: str | Path) -> str:
+    """The SHA-256 (hex) of an agent file's bytes; of an agent folder, of its files' names and bytes
+    (its build output and bytecode caches aside). Only regular files are read (AgentFilesError for
+    anything else)."""
+    h = hashlib.sha256()
+    agent = Path(agent)
+    folder = agent.is_dir()
+    for file in agent_files(agent):
+        if folder:
+            h.update(f"{file.relative}\0".encode())
+        h.update(read_agent_file(file))
+    return h.hexdigest()
 
 
 def check_outside_agents(path: str | Path, agents: Sequence[str | Path], what: str) -> None:

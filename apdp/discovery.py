@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from apdp.agent_files import agent_hash
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
 from apdp.program import PROGRAM_FILE
@@ -131,9 +132,7 @@ def _candidates(strict: bool = False) -> dict[str, list[AgentSource]]:
 def _digest(path: Path) -> bytes | None:
     try:
         if path.is_dir():  # an agent program: its files' names and bytes
-            from apdp.identity import file_hash
-
-            return bytes.fromhex(file_hash(path))
+            return bytes.fromhex(agent_hash(path))
         return hashlib.sha256(path.read_bytes()).digest()
     except OSError:
         return None
@@ -238,6 +237,11 @@ def load_agent_class(path: Path) -> type[Agent]:
             " (an agent file sees no other file: to split an agent into modules, make it a folder "
             f"{path.stem}/ holding agent.py and the modules it imports)")
         raise AgentLoadError(f"{path}: failed to import: {type(exc).__name__}: {exc}{hint}") from exc
+    except (MemoryError, RecursionError) as exc:
+        raise AgentLoadError(
+            f"{path}: failed to import: {type(exc).__name__}: the code is nested too deeply to compile, or its "
+            "import ran out of memory or recursion depth"
+        ) from None
     except BaseException as exc:  # the agent's module raised while importing
         raise AgentLoadError(
             f"{path}: failed to import: {type(exc).__name__}: {exc}"

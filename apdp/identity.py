@@ -12,12 +12,11 @@ a report groups agents by what was played, never by the files present when the r
 from __future__ import annotations
 
 import functools
-import hashlib
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from apdp.agent_files import agent_files, read_agent_file
+from apdp.agent_files import agent_hash
 from apdp.codegen.provenance import read_provenance
 from apdp.discovery import is_shipped
 
@@ -34,20 +33,6 @@ def apdp_version() -> str:
         return "unknown"
 
 
-def file_hash(path: str | Path) -> str:
-    """The SHA-256 (hex) of an agent file's bytes; of an agent folder, of its files' names and bytes
-    (its build output and bytecode caches aside). Only regular files are read
-    (:func:`apdp.agent_files.agent_files`: AgentFilesError for anything else)."""
-    h = hashlib.sha256()
-    path = Path(path)
-    folder = path.is_dir()
-    for file in agent_files(path):
-        if folder:
-            h.update(f"{file.relative}\0".encode())
-        h.update(read_agent_file(file))
-    return h.hexdigest()
-
-
 def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
     """The identity of agent ``name`` played from the file ``path`` (see the module docstring)."""
     path = Path(path)
@@ -56,7 +41,7 @@ def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
     return {
         "name": name,
         "file": path.name,
-        "sha256": file_hash(path),
+        "sha256": agent_hash(path),
         "origin": origin,
         "provenance": provenance,
         "apdp": apdp_version(),

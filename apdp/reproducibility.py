@@ -81,7 +81,7 @@ def likely_causes(source: str) -> list[str]:
     """
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # too deep for the parser, too
         return []
     numpy_names = {"numpy"}
     for node in ast.walk(tree):

@@ -98,8 +98,6 @@ def check_agent(
         raise UserError("the check needs at least one network")
     source = find_agent(str(agent))
     report = CheckReport(source.name, source.path, config)
-    if not _compiles(source.path, report):
-        return report
     opponents = _resolve_opponents(config.opponents, report.notes)
     games: list[tuple[str, str, AgentSource | None, int]] = [
         (f"self-play on {config.topologies[0]}", config.topologies[0], None, 0)
@@ -155,27 +153,6 @@ def _replay(report: CheckReport, source: AgentSource, label: str, again: Mapping
     report.problems.append(
         Problem("reproducibility", None, None, irreproducible_message(difference, causes), matches=[label])
     )
-
-
-def _compiles(path: Path, report: CheckReport) -> bool:
-    """A syntax check without running the agent's code (the import itself runs in the sandbox);
-    an agent program (a folder) is built, and its build checked, by its first match."""
-    from apdp.program import is_program
-
-    if is_program(path):
-        return True
-    try:
-        source = path.read_text(encoding="utf-8")
-        compile(source, str(path), "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        report.problems.append(
-            Problem("import", "setup", None, f"{path.name}: syntax error at line {exc.lineno}: {exc.msg}")
-        )
-        return False
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        report.problems.append(Problem("import", "setup", None, f"{path}: cannot read: {exc}"))
-        return False
-    return True
 
 
 def _resolve_opponents(names: Sequence[str], notes: list[str]) -> list[AgentSource]:

@@ -17,7 +17,7 @@ import pytest
 from conftest import fast_scenario
 
 from apdp.agent_files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
-from apdp.identity import file_hash
+from apdp.agent_files import agent_hash as file_hash
 from apdp.match import play_match
 from apdp.seeding import key_file_path
 from tournament.shipping import pack_agent

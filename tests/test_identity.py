@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
+from apdp.agent_files import agent_hash as file_hash
 from apdp.codegen.ingest import ingest_code
 from apdp.discovery import SHIPPED_TEMPLATE
-from apdp.identity import agent_identity, file_hash
+from apdp.identity import agent_identity
 from apdp.match import play_match
 
 TEMPLATE = SHIPPED_TEMPLATE.read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from apdp.agent_files import agent_hash
 from apdp.discovery import available_agents, find_agent
 from apdp.errors import UserError
 from apdp.scenario import Scenario, load_scenario
@@ -81,12 +82,6 @@ def config_difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> 
     return None
 
 
-def _file_hash(path: str) -> str:
-    from apdp.identity import file_hash
-
-    return file_hash(path)
-
-
 def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
     """(name, file) of each agent named, or of every agent found (shipped and the user's) when ``names`` is None."""
     sources = available_agents() if names is None else [find_agent(n) for n in names]
@@ -148,6 +143,6 @@ def make_config(
         seed=seed,
         repeat=repeat,
         scenario=scenario,
-        agent_files=tuple(_file_hash(path) for _, path in field),
+        agent_files=tuple(agent_hash(path) for _, path in field),
         agent_paths=tuple(path for _, path in field),
     )

@@ -44,7 +44,7 @@ def defines_agent(code: str) -> bool:
     """
     try:
         tree = ast.parse(code)
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # nested too deeply for the parser, too
         return _AGENT_CLASS.search(code) is not None
     return any(
         _base_name(base) == "Agent" for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
@@ -80,6 +80,6 @@ def extract_agent_code(reply: str) -> str:
 def _looks_like_python(text: str) -> bool:
     try:
         ast.parse(text)
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.codegen.extract import extract_agent_code
-from apdp.codegen.provenance import Provenance, strip_header, write_sidecar
+from apdp.codegen.provenance import Provenance, record_generated, strip_header, write_sidecar
 from apdp.discovery import AgentNotFound, find_agent
 from apdp.errors import UserError
 from apdp.files import write_atomically
@@ -98,6 +98,7 @@ def ingest_code(
         agents_dir.mkdir(parents=True, exist_ok=True)
         write_atomically(path, provenance.header() + code)
         sidecar = write_sidecar(path, provenance)
+        record_generated(path, provenance)
     except OSError as exc:
         raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
     return IngestedAgent(name, path, sidecar, provenance)

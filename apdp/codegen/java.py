@@ -15,7 +15,7 @@ from typing import Any
 from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
 from apdp.codegen.ingest import IngestedAgent, agent_path, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
-from apdp.codegen.provenance import Provenance, write_sidecar
+from apdp.codegen.provenance import Provenance, record_generated, write_sidecar
 from apdp.errors import UserError
 from apdp.scenario import Limits, Timeouts
 
@@ -28,7 +28,24 @@ _FENCE = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 _JAVA_TAGS = {"", "java"}
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_PACKAGE = re.compile(r"^\s*package\s+(?P<name>[^;]*);", re.MULTILINE)
+#: Comments, string and text-block literals and character literals, to be blanked before parsing.
+_NOT_CODE = re.compile(
+    r"//[^\n]*"  # a line comment
+    r"|/\*.*?(?:\*/|\Z)"  # a block comment
+    r'|"""(?:\\.|[^\\])*?(?:"""|\Z)'  # a text block
+    r'|"(?:\\.|[^"\\\n])*"?'  # a string
+    r"|'(?:\\.|[^'\\\n])*'?",  # a character
+    re.DOTALL,
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_KEYWORDS = frozenset([
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+    "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
+    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
+    "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
+    "throw", "throws", "transient", "try", "void", "volatile", "true", "false", "null", "_",
+])
 _AGENT_CLASS = re.compile(
     r"^[ \t]*(?P<modifiers>(?:(?:public|final|abstract)\s+)*)class\s+(?P<name>[A-Za-z_$][\w$]*)"
     r"[^{;]*?\bimplements\b[^{;]*?\bAuctionBehavior\b", re.MULTILINE,
@@ -60,14 +77,36 @@ def java_blocks(reply: str) -> list[str]:
     return [m.group("body") for m in _FENCE.finditer(reply) if m.group("lang").lower() in _JAVA_TAGS]
 
 
+def code_only(code: str) -> str:
+    """``code`` with its comments and literals blanked (newlines kept), so that a ``package`` or
+    ``class`` inside one is not taken for the real one."""
+    return _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), code)
+
+
+def _java_name(dotted: str) -> bool:
+    parts = dotted.split(".")
+    return all(_IDENTIFIER.fullmatch(part) and part not in _KEYWORDS for part in parts)
+
+
 def agent_class(code: str) -> tuple[str, str] | None:
-    """The package and name of the class that implements ``AuctionBehavior`` (a public one first)."""
-    found = list(_AGENT_CLASS.finditer(code))
+    """The package and name of the class that implements ``AuctionBehavior`` (a public one first).
+
+    ExtractError when the ``package`` declaration or the class name is not a plain Java name (each
+    part a letter, ``_`` or ``$`` then letters, digits, ``_`` or ``$``): the two become the agent's
+    source path, which must stay inside its folder."""
+    bare = code_only(code)
+    found = list(_AGENT_CLASS.finditer(bare))
     if not found:
         return None
     chosen = next((m for m in found if "public" in m.group("modifiers")), found[0])
-    package = _PACKAGE.search(code)
-    return (package.group(1) if package else "", chosen.group("name"))
+    package = _PACKAGE.search(bare)
+    dotted = re.sub(r"\s+", "", package.group("name")) if package else ""
+    if package and not _java_name(dotted):
+        raise ExtractError(f"the code's package declaration {package.group('name').strip()[:80]!r} is not a "
+                           "Java package name; use names such as 'agents.mine'")
+    if not _java_name(chosen.group("name")):
+        raise ExtractError(f"the agent class's name {chosen.group('name')!r} is a Java keyword; rename the class")
+    return (dotted, chosen.group("name"))
 
 
 def extract_java_agent(reply: str) -> str:
@@ -137,7 +176,7 @@ def ingest_java(
         raise ExtractError("the code defines no class that implements logist.behavior.AuctionBehavior")
     package, simple = found
     class_name = f"{package}.{simple}" if package else simple
-    source = f"{package.replace('.', '/')}/{simple}.java" if package else f"{simple}.java"
+    source = "/".join([*package.split("."), f"{simple}.java"]) if package else f"{simple}.java"
     provenance = Provenance(
         model=model,
         strategy=strategy,
@@ -149,7 +188,11 @@ def ingest_java(
     note = f", written by {model or 'a model'} (apdp codegen, strategy {strategy}, round {round})"
     install(Origin("sources", path / "src", class_name), name, agents_dir, compile_now=False, replace=True,
             note=note, sources={source: code})
-    sidecar = write_sidecar(path, provenance)
+    try:
+        sidecar = write_sidecar(path, provenance)
+        record_generated(path, provenance)
+    except OSError as exc:
+        raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
     return IngestedAgent(name, path, sidecar, provenance)
 
 

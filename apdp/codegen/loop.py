@@ -33,7 +33,7 @@ from apdp.codegen.extract import ExtractError
 from apdp.codegen.ingest import IngestedAgent
 from apdp.codegen.languages import Language, language
 from apdp.codegen.prompts import prompt_hash, render
-from apdp.codegen.provenance import transcript_path, write_sidecar
+from apdp.codegen.provenance import record_generated, transcript_path, write_sidecar
 from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
 from apdp.files import open_new
@@ -231,7 +231,9 @@ class _Session:
     def _mark(self, agent: IngestedAgent, ok: bool) -> None:
         """Record the check's verdict, and the model usage so far, in the sidecar."""
         extra = {**agent.provenance.extra, **self.usage.provenance(), "check": "passed" if ok else "failed"}
-        write_sidecar(agent.path, dataclasses.replace(agent.provenance, extra=extra))
+        marked = dataclasses.replace(agent.provenance, extra=extra)
+        write_sidecar(agent.path, marked)
+        record_generated(agent.path, marked)
 
     def _restore(self) -> None:
         """Put the last clean agent back after a failed improvement."""

@@ -1,21 +1,30 @@
 """Provenance of a generated agent: which model, strategy, round and prompt produced it.
 
-It is kept twice: in a sidecar ``NAME.json`` beside ``NAME.py`` (the reference) and in a comment
-header at the top of the agent file (so that a copied file still says where it came from).
+The reference is the harness's ledger, ``.apdp-generated.jsonl`` in the folder it writes agents to:
+one line per agent file it wrote, with the file's SHA-256 and its provenance. An agent is generated
+only if its file's hash is in the ledger of its folder; a file the harness never wrote (or one changed
+since) is hand-written, whatever it says of itself. For people reading the files, the provenance is
+also written in a sidecar ``NAME.json`` and a comment header at the top of the agent file; apdp never
+trusts either.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apdp.agent_files import AgentFilesError, agent_hash
 from apdp.files import write_atomically
 
 #: The first line of the header that ``apdp codegen ingest`` writes at the top of an agent.
 HEADER_MARK = "# apdp-provenance:"
+#: The harness's ledger of the agent files it wrote, in the folder it writes them to.
+LEDGER = ".apdp-generated.jsonl"
+#: A ledger past this size is read up to it (about 100,000 generated agents).
+MAX_LEDGER_BYTES = 64 * 2**20
 #: Keys every provenance record has (``read_provenance`` returns at least these).
 FIELDS = ("model", "strategy", "round", "prompt_hash", "date")
 
@@ -78,35 +87,48 @@ def strip_header(source: str) -> str:
     return "".join(lines)
 
 
-_HEADER_LINE = re.compile(rf"^{re.escape(HEADER_MARK)}\s*(\{{.*\}})\s*$", re.MULTILINE)
+def ledger_path(agent_path: str | Path) -> Path:
+    """The ledger that vouches for the agent at ``agent_path``: ``.apdp-generated.jsonl`` beside it."""
+    return Path(agent_path).parent / LEDGER
+
+
+def record_generated(agent_path: str | Path, provenance: Provenance) -> None:
+    """Add the agent file (or folder) at ``agent_path``, as it is now, to its folder's ledger."""
+    path = Path(agent_path)
+    entry = {"file": path.name, "sha256": agent_hash(path), "provenance": provenance.to_json()}
+    line = (json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    fd = os.open(ledger_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        os.write(fd, line)  # one write: concurrent harnesses append whole lines
+    finally:
+        os.close(fd)
 
 
 def read_provenance(agent_path: str | Path) -> dict[str, Any] | None:
-    """The provenance of an agent file, or None for an agent that was not generated.
+    """The provenance the harness recorded for the agent at ``agent_path`` as it is now, or None for
+    an agent it did not write (or that changed since).
 
-    Reads the sidecar ``NAME.json`` when there is one, else the header of the agent file. The dict
-    has at least ``model``, ``strategy``, ``round``, ``prompt_hash`` and ``date`` (values may be
-    None); unreadable or malformed provenance counts as none.
+    The dict has at least ``model``, ``strategy``, ``round``, ``prompt_hash`` and ``date`` (values
+    may be None); when the ledger holds the file's hash more than once, the last entry counts (the
+    harness records a file again when it adds its check's verdict).
     """
     path = Path(agent_path)
-    data: Any = None
     try:
-        data = json.loads(sidecar_path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = None
-    if not isinstance(data, dict):
+        with ledger_path(path).open("rb") as f:
+            ledger = f.read(MAX_LEDGER_BYTES)
+        digest = agent_hash(path)
+    except (OSError, AgentFilesError):
+        return None
+    found: dict[str, Any] | None = None
+    for raw in ledger.splitlines():
+        if digest.encode() not in raw:
+            continue
         try:
-            with path.open(encoding="utf-8") as f:
-                first = f.readline()
-        except (OSError, UnicodeDecodeError):
-            return None
-        match = _HEADER_LINE.match(first)
-        if match is None:
-            return None
-        try:
-            data = json.loads(match.group(1))
+            entry = json.loads(raw)
         except ValueError:
-            return None
-        if not isinstance(data, dict):
-            return None
-    return {**{k: data.get(k) for k in FIELDS}, **data}
+            continue
+        if isinstance(entry, dict) and entry.get("sha256") == digest and isinstance(entry.get("provenance"), dict):
+            found = entry["provenance"]
+    if found is None:
+        return None
+    return {**{k: found.get(k) for k in FIELDS}, **found}

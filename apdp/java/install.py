@@ -320,8 +320,9 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
             src = staging / "src"
             if sources is not None:
                 for file, text in sources.items():
-                    (src / file).parent.mkdir(parents=True, exist_ok=True)
-                    (src / file).write_text(text, encoding="utf-8")
+                    written = _source_within(src, file)
+                    written.parent.mkdir(parents=True, exist_ok=True)
+                    written.write_text(text, encoding="utf-8")
             if compile_now:
                 classes = staging / ".build" / "classes"
                 root = origin.root if sources is None else src
@@ -345,6 +346,19 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
     return LogistAgent(name, target, origin.class_name)
+
+
+def _source_within(src: Path, relative: str) -> Path:
+    """``src / relative`` for a source file given by name, refusing any name that would leave ``src``
+    (absolute, ``..``, empty parts) or is not a ``.java`` file."""
+    parts = relative.split("/")
+    if (not relative.endswith(".java") or relative.startswith("/") or "\\" in relative
+            or any(part in ("", ".", "..") for part in parts)):
+        raise UserError(f"bad source file name {relative[:80]!r}: use a relative path such as 'pkg/Agent.java'")
+    path = src.joinpath(*parts)
+    if not path.resolve().is_relative_to(src.resolve()):
+        raise UserError(f"source file {relative[:80]!r} would be written outside the agent's folder")
+    return path
 
 
 def add_agent(source: Path, class_name: str, *, name: str | None = None, agents_dir: Path = Path("agents"),
