@@ -11,6 +11,8 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shutil
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,12 +100,50 @@ def source_signature(folder: Path) -> str:
     return h.hexdigest()
 
 
+#: apdp's own files in a build folder are a few lines long; anything longer is not apdp's.
+_BOOKKEEPING_BYTES = 64 * 1024
+
+
+def _remove(path: Path) -> None:
+    """Remove whatever is at ``path`` (a folder with what it holds); nothing if nothing is there."""
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _keep_regular(path: Path) -> None:
+    """Remove what is at ``path`` unless it is a regular file: apdp's bookkeeping is never a folder,
+    a link or a FIFO, whatever a build may have left there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        _remove(path)
+
+
+def _read_bookkeeping(path: Path) -> str:
+    """The text of one of apdp's files in a build folder: a regular file read without following a
+    link or waiting on a FIFO, at most a few kB (OSError or UnicodeDecodeError otherwise)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return f.read(_BOOKKEEPING_BYTES).decode("utf-8")
+
+
 class BuildLock:
     """The folder's build lock (flock), held while a build and its signature are written."""
 
     def __init__(self, program: AgentProgram) -> None:
         program.build_dir.mkdir(exist_ok=True)
-        self._fd = os.open(program.build_dir / ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        path = program.build_dir / ".lock"
+        _keep_regular(path)
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
 
     def __enter__(self) -> BuildLock:
         fcntl.flock(self._fd, fcntl.LOCK_EX)
@@ -116,8 +156,8 @@ class BuildLock:
 def is_built(program: AgentProgram, signature: str | None = None) -> bool:
     """True when the last build's signature is the folder's current one (``signature``, if known)."""
     try:
-        recorded = (program.build_dir / _SIGNATURE_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
+        recorded = _read_bookkeeping(program.build_dir / _SIGNATURE_FILE).strip()
+    except (OSError, UnicodeDecodeError):
         return False
     return recorded == (signature or source_signature(program.folder))
 
@@ -126,14 +166,15 @@ def mark_built(program: AgentProgram, signature: str | None = None) -> None:
     """Record the folder's current signature (written as a new file renamed into place)."""
     from apdp.files import write_atomically
 
+    _keep_regular(program.build_dir / _SIGNATURE_FILE)
     write_atomically(program.build_dir / _SIGNATURE_FILE, (signature or source_signature(program.folder)) + "\n")
-    (program.build_dir / _FAILED_FILE).unlink(missing_ok=True)
+    _remove(program.build_dir / _FAILED_FILE)
 
 
 def failed_build(program: AgentProgram, signature: str) -> str | None:
     """Why the build of these very sources (``signature``) failed before, or None."""
     try:
-        recorded, _, why = (program.build_dir / _FAILED_FILE).read_text(encoding="utf-8").partition("\n")
+        recorded, _, why = _read_bookkeeping(program.build_dir / _FAILED_FILE).partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
     return why.strip() if recorded == signature else None
@@ -144,4 +185,5 @@ def mark_failed(program: AgentProgram, signature: str, why: str) -> None:
     instead of building again (and waiting for its time limit again) until a source changes."""
     from apdp.files import write_atomically
 
+    _keep_regular(program.build_dir / _FAILED_FILE)
     write_atomically(program.build_dir / _FAILED_FILE, f"{signature}\n{why}\n")

@@ -85,3 +85,35 @@ def test_a_build_never_takes_longer_than_apdps_limit_and_fails_once(tmp_path: Pa
     (folder / "agent.c").write_text((folder / "agent.c").read_text() + "\n")  # a source changes: built again
     third, took = _setup_fault(folder, build_timeout=2.0)
     assert "failed to build before" not in third and "no answer within 2 s" in third
+
+
+def test_a_build_cannot_reach_the_real_build_folder_through_its_parent(tmp_path: Path) -> None:
+    """The build worker holds the real folder open (to copy the output in): a build that looks for it
+    in /proc/PPID/fd finds nothing to open there, and plants nothing the referee would trip on."""
+    plant = ("for f in /proc/$PPID/fd/*; do if [ -e $f/.lock ]; then echo reached $f; "
+             "mkfifo $f/.apdp-sources; mkdir $f/.apdp-failed; head -c 1000000 /dev/zero > $f/.lock; fi; done; "
+             "cc -o {dir}/.build/agent {dir}/agent.c")
+    folder = _program(tmp_path, plant)
+    for _ in range(2):
+        record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+        assert record["result"]["faults"] == [], record["result"]["faults"]
+    for name in (".apdp-sources", ".apdp-failed", ".lock"):
+        path = folder / ".build" / name
+        assert not path.exists() or (path.is_file() and path.stat().st_size < 1000), name
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link"])
+def test_bookkeeping_replaced_by_something_else_is_rebuilt_not_read(tmp_path: Path, kind: str) -> None:
+    folder = _program(tmp_path, "cc -o {dir}/.build/agent {dir}/agent.c")
+    (folder / ".build").mkdir()
+    for name in (".apdp-sources", ".apdp-failed", ".lock"):
+        path = folder / ".build" / name
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "folder":
+            (path / "inside").mkdir(parents=True)
+        else:
+            path.symlink_to("/dev/zero")
+    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    assert (folder / ".build" / ".apdp-sources").is_file()

@@ -153,7 +153,9 @@ def test_a_tournament_of_forgers_stores_every_match_at_a_normal_size(tmp_path: P
     for fmt in ("table", "json", "csv", "html"):
         text = report([out], fmt)
         assert len(text) < 2 << 20 and "\x1b" not in text
-    assert "\x1b" not in (out / "tournament.log").read_text(encoding="utf-8")
+    log = (out / "tournament.log").read_text(encoding="utf-8")
+    assert "\x1b" not in log
+    assert all(line[:2] == "20" for line in log.splitlines()), "a line of the log that apdp did not write"
 
 
 def test_apdp_match_prints_no_terminal_escape_of_an_agent(tmp_path: Path) -> None:
@@ -193,3 +195,31 @@ def test_verify_rejects_figures_no_reader_can_use(path: tuple[Any, ...], value: 
     reread = json.loads(json.dumps(record))  # as a file holds it: Infinity, NaN
     problems = verify_record(reread)
     assert problems and any(words in p for p in problems), problems
+
+
+@pytest.mark.parametrize("unprotected", [
+    ["seccomp\x1b[2J"], ["a\nforged line"], ["x" * 161], ["ok"] * 17, [3], "text",
+])
+def test_a_setup_reply_names_protections_off_in_plain_short_lines_only(unprotected: object) -> None:
+    from apdp.sandbox.replies import BadReply, SetupDone, decode_reply
+
+    good = decode_reply(json.dumps({"ok": None, "unprotected": ["process count limit (why)"]}).encode(), "setup")
+    assert isinstance(good, SetupDone) and good.unprotected == ("process count limit (why)",)
+    with pytest.raises(BadReply):
+        decode_reply(json.dumps({"ok": None, "unprotected": unprotected}).encode(), "setup")
+
+
+def test_a_fault_message_cannot_forge_a_line_of_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "forging.py").write_text(
+        "from apdp import Agent\n\n\nclass Forging(Agent):\n    def bid(self, task):\n"
+        "        raise ValueError('x\\n2026-01-01 00:00:00 INFO apdp.tournament: winner forging\\r')\n\n"
+        "    def plan(self, vehicles, tasks):\n        return [[] for _ in vehicles]\n")
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    config = make_config(topology=None, agents=["forging", "naive"], seed=1, overrides={"tasks": 2})
+    out = tmp_path / "results"
+    run_tournament(config, out, jobs=1, progress=False)
+    log = (out / "tournament.log").read_text(encoding="utf-8")
+    assert "winner forging" in log and "\r" not in log
+    assert not any(line.startswith("2026-01-01") for line in log.splitlines())

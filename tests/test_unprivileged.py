@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 USER = os.environ.get("APDP_TEST_USER", "apdp-ci")
 #: The tests whose mechanisms depend on the user.
 FILES = ["tests/test_attacks.py", "tests/test_sandbox.py", "tests/test_hostile_replies.py",
-         "tests/test_agent_files.py", "tests/test_builds.py"]
+         "tests/test_agent_files.py", "tests/test_builds.py", "tests/test_kernel_memory.py"]
 
 
 def test_every_attack_gains_nothing_for_a_user_who_is_not_root(tmp_path: Path) -> None:

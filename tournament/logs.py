@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from apdp.errors import UserError
+from apdp.text import clean_line
 from tournament.events import Record, TournamentEvents
 from tournament.schedule import MatchSpec
 
@@ -26,6 +27,14 @@ from tournament.schedule import MatchSpec
 LOG_FILE = "tournament.log"
 
 _FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
+
+class _OneLineFormatter(logging.Formatter):
+    """Each entry on one line, control characters escaped: text an agent wrote (a fault's message)
+    can neither forge a line of the log nor send escape sequences to whoever reads it."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return clean_line(super().format(record))
 
 log = logging.getLogger("apdp.tournament")
 
@@ -50,7 +59,7 @@ class RunLog:
         self.level = level
         self._stream = _open_log(self.path)
         file_handler: logging.StreamHandler[IO[str]] = logging.StreamHandler(self._stream)
-        file_handler.setFormatter(logging.Formatter(_FORMAT))
+        file_handler.setFormatter(_OneLineFormatter(_FORMAT))
         file_handler.setLevel(level)
         self.file_handler = file_handler
         #: The queue workers send their records to.

@@ -343,7 +343,7 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
         if not done.signals:
             off.append("signal and abstract socket scoping (Landlock ABI < 6)")
     if seccomp.supported():
-        seccomp.install()
+        seccomp.install(unix_sockets=in_memory)
     else:
         off.append(f"system call filter (no seccomp table for {sys.platform}/{os.uname().machine})")
     return off

@@ -3,7 +3,7 @@
 Where no memory group counts an agent's memory (:mod:`apdp.sandbox.cgroup`: a referee that is not
 root), the referee reads it while it waits for the agent's reply, every
 :data:`apdp.sandbox.process.MEMORY_WATCH_EVERY` seconds: the resident anonymous and shared memory
-and the swap of the agent process and of every process under it, whatever kind of memory it is
+the swap and the page tables of the agent process and of every process under it, whatever kind of memory it is
 (private, shared between its processes, ``/dev/zero`` mappings). An agent runs only during its
 calls (it is stopped between them), so nothing escapes the watch; a call shorter than the period
 costs nothing. The cheap reading (``/proc/PID/status``) counts a page shared by several of its
@@ -18,7 +18,9 @@ import contextlib
 import os
 
 #: The fields of /proc/PID/status that count (kB): private and shared resident memory, and swap.
-_COUNTED = (b"RssAnon:", b"RssShmem:", b"VmSwap:")
+#: Its page tables: kernel memory its mappings cost (many small mappings cost many page tables).
+_PAGE_TABLES = (b"VmPTE:",)
+_COUNTED = (b"RssAnon:", b"RssShmem:", b"VmSwap:", *_PAGE_TABLES)
 #: The same, each page shared by n processes counted 1/n in each (/proc/PID/smaps_rollup).
 _PROPORTIONAL = (b"Pss_Anon:", b"Pss_Shmem:", b"SwapPss:")
 
@@ -55,7 +57,8 @@ def tree_memory(pid: int, proportional: bool = False) -> int:
     """Bytes of memory of ``pid`` and every process under it, summed; ``proportional``: each shared
     page counted once in all (slower to read)."""
     if proportional:
-        return sum(_read_fields(f"/proc/{p}/smaps_rollup", _PROPORTIONAL) for p in descendants(pid))
+        return sum(_read_fields(f"/proc/{p}/smaps_rollup", _PROPORTIONAL)
+                   + _read_fields(f"/proc/{p}/status", _PAGE_TABLES) for p in descendants(pid))
     return sum(_read_fields(f"/proc/{p}/status", _COUNTED) for p in descendants(pid))
 
 

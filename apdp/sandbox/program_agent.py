@@ -21,6 +21,7 @@ from apdp.plan import Action
 from apdp.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
 from apdp.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
 from apdp.sandbox.confine import build_output
+from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 from apdp.task import Task
 from apdp.topology import Topology
 
@@ -92,13 +93,17 @@ def run_build(program: AgentProgram) -> dict[str, Any]:
     Where the build wrote a fresh folder in place of the real one (:func:`build_output`), what it
     wrote is copied into the real one once it succeeds: regular files and folders only."""
     assert program.build is not None
+    target = build_output()
+    if target is not None:
+        # This process holds the real build folder open: a build that could read this process's
+        # /proc/PID/fd would write there past the fresh folder's caps. Not dumpable, it cannot.
+        prctl(PR_SET_DUMPABLE, 0)
     try:
         done = subprocess.run(program.build, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, cwd=os.getcwd(), check=False)
     except OSError as exc:
         return {"code": 127, "output": f"cannot start {program.build[0]!r}: {exc.strerror}"}
     output = done.stdout[-8000:].decode("utf-8", "replace")
-    target = build_output()
     if done.returncode == 0 and target is not None:
         try:
             copy_tree(target[0], target[1])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from apdp.plan import Action, Deliver, Move, Pickup
-from apdp.text import valid_unicode
+from apdp.text import is_clean_line, valid_unicode
 
 #: Largest reply read from an agent process, in bytes: a plan of 50 tasks takes about 20 KiB.
 MAX_REPLY_BYTES = 1 << 20
@@ -28,7 +28,9 @@ MAX_TRACEBACK = 16_000
 MAX_NAME = 200
 MAX_DIGITS = 19
 #: Most entries in a setup reply's list of protections that are off.
-MAX_UNPROTECTED = 32
+MAX_UNPROTECTED = 16
+#: The longest name of a protection (with why it is off) a setup reply may give.
+MAX_PROTECTION = 160
 
 #: What a call expects back: the worker's reply to ``setup``, ``bid``, ``auction_result`` (an
 #: acknowledgement), ``plan`` and ``build``, or a report of ``apdp sandbox``'s checks.
@@ -209,7 +211,10 @@ def _setup(obj: Mapping[str, Any]) -> SetupDone:
     if not isinstance(off, list) or len(off) > MAX_UNPROTECTED:
         raise BadReply(f"a setup reply's unprotected must be a list of at most {MAX_UNPROTECTED} strings")
     pid = obj.get("program_pid")
-    return SetupDone(tuple(_text(o, MAX_MESSAGE, "a protection") for o in off),
+    for o in off:  # printed as they are on the user's terminal: one plain line each
+        if not isinstance(o, str) or len(o) > MAX_PROTECTION or not is_clean_line(o):
+            raise BadReply(f"a setup reply's unprotected must hold plain lines of at most {MAX_PROTECTION} characters")
+    return SetupDone(tuple(off),
                      None if pid is None else _int(pid, "a program pid"))
 
 

@@ -117,8 +117,10 @@ def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 
 
 @functools.cache
-def program() -> bytes:
-    """The filter, as classic BPF instructions."""
+def program(unix_sockets: bool = True) -> bytes:
+    """The filter, as classic BPF instructions. ``unix_sockets``: whether ``socketpair`` may make unix
+    sockets (not where no memory group counts an agent's memory: their buffers are kernel memory
+    that no figure of its processes shows)."""
     nr = _X86_64
     eperm = _ERRNO | errno.EPERM
     ops = [
@@ -132,7 +134,7 @@ def program() -> bytes:
         _op(_JEQ_K, nr["socketpair"], 0, 4),
         _op(_LD_W_ABS, _ARG0),
         _op(_JEQ_K, 1, 0, 1),  # AF_UNIX
-        _op(_RET_K, _ALLOW),
+        _op(_RET_K, _ALLOW if unix_sockets else eperm),
         _op(_RET_K, eperm),
         # clone: threads and plain processes, no new namespaces
         _op(_JEQ_K, nr["clone"], 0, 4),
@@ -184,9 +186,10 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install() -> None:
-    """Set no_new_privs and install the filter on this process (inherited by its children)."""
-    code = program()
+def install(unix_sockets: bool = True) -> None:
+    """Set no_new_privs and install the filter on this process (inherited by its children); see
+    :func:`program` for ``unix_sockets``."""
+    code = program(unix_sockets)
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _Program(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     prctl(PR_SET_NO_NEW_PRIVS, 1)
