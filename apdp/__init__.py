@@ -1,6 +1,6 @@
 """apdp: the Auction, Pickup and Delivery Problem simulator and tournament runner.
 
-The names below are imported on first use (``apdp.Agent`` loads :mod:`apdp.agent`), so that
+The names below are imported on first use (``apdp.Agent`` loads :mod:`apdp.game.agent`), so that
 ``import apdp.cli`` and a subcommand's start stay quick: numpy, pydantic and networkx load only
 where they are needed.
 """
@@ -11,12 +11,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from apdp.agent import Agent
-    from apdp.company import Company, Vehicle
-    from apdp.deadline import Deadline
-    from apdp.distribution import TaskDistribution
-    from apdp.fault import Fault, FaultKind
-    from apdp.plan import (
+    from apdp.game.agent import Agent
+    from apdp.game.company import Company, Vehicle
+    from apdp.referee.deadline import Deadline
+    from apdp.game.distribution import TaskDistribution
+    from apdp.game.fault import Fault, FaultKind
+    from apdp.game.plan import (
         Action,
         Deliver,
         Move,
@@ -28,31 +28,31 @@ if TYPE_CHECKING:
         plan_from_stops,
         stops_cost,
     )
-    from apdp.task import Task
-    from apdp.topology import Topology, load_topology
+    from apdp.game.task import Task
+    from apdp.game.topology import Topology, load_topology
 
 #: Where each public name lives.
 _HOMES = {
-    "Agent": "apdp.agent",
-    "Company": "apdp.company",
-    "Vehicle": "apdp.company",
-    "Deadline": "apdp.deadline",
-    "TaskDistribution": "apdp.distribution",
-    "Fault": "apdp.fault",
-    "FaultKind": "apdp.fault",
-    "Action": "apdp.plan",
-    "Deliver": "apdp.plan",
-    "Move": "apdp.plan",
-    "Pickup": "apdp.plan",
-    "Stop": "apdp.plan",
-    "Violation": "apdp.plan",
-    "check_plans": "apdp.plan",
-    "plan_cost": "apdp.plan",
-    "plan_from_stops": "apdp.plan",
-    "stops_cost": "apdp.plan",
-    "Task": "apdp.task",
-    "Topology": "apdp.topology",
-    "load_topology": "apdp.topology",
+    "Agent": "apdp.game.agent",
+    "Company": "apdp.game.company",
+    "Vehicle": "apdp.game.company",
+    "Deadline": "apdp.referee.deadline",
+    "TaskDistribution": "apdp.game.distribution",
+    "Fault": "apdp.game.fault",
+    "FaultKind": "apdp.game.fault",
+    "Action": "apdp.game.plan",
+    "Deliver": "apdp.game.plan",
+    "Move": "apdp.game.plan",
+    "Pickup": "apdp.game.plan",
+    "Stop": "apdp.game.plan",
+    "Violation": "apdp.game.plan",
+    "check_plans": "apdp.game.plan",
+    "plan_cost": "apdp.game.plan",
+    "plan_from_stops": "apdp.game.plan",
+    "stops_cost": "apdp.game.plan",
+    "Task": "apdp.game.task",
+    "Topology": "apdp.game.topology",
+    "load_topology": "apdp.game.topology",
 }
 
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apdp.check_report import CATEGORIES, CheckReport, MatchOutcome, Problem, collect, outcome_of
-from apdp.discovery import AgentNotFound, AgentSource, find_agent
+from apdp.check.report import CATEGORIES, CheckReport, MatchOutcome, Problem, collect, outcome_of
+from apdp.agents.discovery import AgentNotFound, AgentSource, find_agent
 from apdp.errors import UserError
-from apdp.reproducibility import irreproducible_message, likely_causes, record_difference
-from apdp.scenario import Scenario, load_scenario
+from apdp.check.reproducibility import irreproducible_message, likely_causes, record_difference
+from apdp.game.scenario import Scenario, load_scenario
 
 __all__ = [
     "CATEGORIES",
@@ -107,7 +107,7 @@ def check_agent(
             seat = 0 if k == 0 else 1
             label = f"vs {opponent.name} on {topology} as company {seat}"
             games.append((label, topology, opponent, seat))
-    from apdp.match import play_match  # the referee; imported late to keep this module light
+    from apdp.referee.match import play_match  # the referee; imported late to keep this module light
 
     for label, topology, other, seat in games:
         scenario = config.scenario_for(topology)

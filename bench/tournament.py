@@ -20,11 +20,11 @@ from pathlib import Path
 # This file is called tournament.py: keep its folder off the path, or it hides the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from apdp.discovery import PROJECT_ROOT, available_agents  # noqa: E402
-from tournament.config import make_config  # noqa: E402
-from tournament.ray_executor import RayCluster  # noqa: E402
-from tournament.run import run_tournament  # noqa: E402
-from tournament.store import ResultsStore  # noqa: E402
+from apdp.agents.discovery import PROJECT_ROOT, available_agents  # noqa: E402
+from apdp.tournament.config import make_config  # noqa: E402
+from apdp.tournament.ray_executor import RayCluster  # noqa: E402
+from apdp.tournament.run import run_tournament  # noqa: E402
+from apdp.tournament.store import ResultsStore  # noqa: E402
 
 
 def cpu_times() -> tuple[int, int]:

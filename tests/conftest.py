@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from apdp.scenario import Scenario, make_scenario
-from tournament.store import ResultsStore
+from apdp.game.scenario import Scenario, make_scenario
+from apdp.tournament.store import ResultsStore
 
 ZOO = Path(__file__).parent / "zoo"
 TEMPLATE = Path(__file__).resolve().parent.parent / "agents" / "template.py"
@@ -41,7 +41,7 @@ def zoo() -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A fixed per-user key (apdp.seeding) for the whole run: tests never touch the real home,
+    """A fixed per-user key (apdp.referee.seeding) for the whole run: tests never touch the real home,
     and matches played without a key are the same on every run; and a core lock folder
     (apdp.sandbox.cores) of this test process's own."""
     path = tmp_path_factory.mktemp("apdp-key") / "key"

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-from apdp.agent_files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
-from apdp.agent_files import agent_hash as file_hash
-from apdp.match import play_match
-from apdp.seeding import key_file_path
-from tournament.shipping import pack_agent
+from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
+from apdp.agents.files import agent_hash as file_hash
+from apdp.referee.match import play_match
+from apdp.referee.seeding import key_file_path
+from apdp.tournament.shipping import pack_agent
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 

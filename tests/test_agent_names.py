@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from apdp.discovery import SHIPPED_TEMPLATE, AgentNameConflict, available_agents, find_agent, is_shipped
+from apdp.agents.discovery import BUNDLED_TEMPLATE, AgentNameConflict, available_agents, find_agent, is_bundled
 
-TEMPLATE = SHIPPED_TEMPLATE.read_text(encoding="utf-8")
+TEMPLATE = BUNDLED_TEMPLATE.read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def test_a_users_agent_may_not_shadow_a_baseline(user_agents: Path) -> None:
     assert "mv agents/naive.py agents/my_naive.py" in message and "\n" not in message
     with pytest.raises(AgentNameConflict):
         available_agents()  # "every agent" is ambiguous too
-    assert is_shipped(find_agent("honest").path)  # other names still play
+    assert is_bundled(find_agent("honest").path)  # other names still play
 
 
 def test_a_users_template_may_not_shadow_the_shipped_one(user_agents: Path) -> None:
@@ -43,8 +43,8 @@ def test_a_users_template_may_not_shadow_the_shipped_one(user_agents: Path) -> N
 
 
 def test_an_identical_copy_of_a_shipped_agent_is_that_agent(user_agents: Path) -> None:
-    shutil.copy(SHIPPED_TEMPLATE, user_agents / "template.py")  # e.g. so that another agent imports it
-    assert find_agent("template").path == SHIPPED_TEMPLATE
+    shutil.copy(BUNDLED_TEMPLATE, user_agents / "template.py")  # e.g. so that another agent imports it
+    assert find_agent("template").path == BUNDLED_TEMPLATE
 
 
 def test_two_files_with_one_name_are_refused(user_agents: Path, tmp_path: Path,

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from apdp.cli import app
-from apdp.commands.tournament import every_agent_found
-from apdp.shipped import SHIPPED_BASELINES, SHIPPED_TEMPLATE
+from apdp.cli.tournament import every_agent_found
+from apdp.agents.bundled import BUNDLED_BASELINES, BUNDLED_TEMPLATE
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("APDP_AGENTS", raising=False)
     (tmp_path / "mine").mkdir()
-    shutil.copy(SHIPPED_TEMPLATE, tmp_path / "mine" / "me.py")
+    shutil.copy(BUNDLED_TEMPLATE, tmp_path / "mine" / "me.py")
     (tmp_path / "mine" / "me.py").write_text(
         (tmp_path / "mine" / "me.py").read_text().replace("class Template", "class Me")
     )
@@ -49,7 +49,7 @@ def test_a_missing_agents_dir_is_one_line(elsewhere: Path) -> None:
 
 
 def test_without_agents_the_line_names_the_shipped_agents_and_the_users() -> None:
-    shipped = [str(SHIPPED_BASELINES / "naive.py"), str(SHIPPED_TEMPLATE)]
+    shipped = [str(BUNDLED_BASELINES / "naive.py"), str(BUNDLED_TEMPLATE)]
     line = every_agent_found(["naive", "template", "me"], [*shipped, "/home/u/agents/me.py"])
     assert line == "no --agents: every agent found plays, 2 shipped (naive, template) and 1 of yours (me)"
     alone = every_agent_found(["naive", "template"], shipped)

@@ -44,12 +44,12 @@ import pytest
 from conftest import ZOO, fast_scenario
 
 import apdp
-from apdp.discovery import PROJECT_ROOT
-from apdp.match import play_match
-from apdp.verify import verify_record
-from tournament.config import make_config
-from tournament.run import run_tournament
-from tournament.store import STORE_FILE
+from apdp.agents.discovery import PROJECT_ROOT
+from apdp.referee.match import play_match
+from apdp.check.verify import verify_record
+from apdp.tournament.config import make_config
+from apdp.tournament.run import run_tournament
+from apdp.tournament.store import STORE_FILE
 
 ATTACKER = str(ZOO / "attacker.py")
 OPPONENT = "honest"
@@ -67,8 +67,8 @@ GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ", "CH
 
 RUNNER = """
 import json, socket, sys
-from apdp.match import play_match
-from apdp.scenario import make_scenario
+from apdp.referee.match import play_match
+from apdp.game.scenario import make_scenario
 
 with open(sys.argv[1]) as f:
     job = json.load(f)
@@ -432,7 +432,7 @@ def test_attack_from_an_agent_program_gains_nothing(world: World, mode: str, mon
     program.mkdir()
     shutil.copy(ATTACKER, program / "agent.py")
     (program / "agent.toml").write_text(
-        f'command = ["{sys.executable}", "-m", "apdp.protocol.host", "{{dir}}/agent.py"]\n'
+        f'command = ["{sys.executable}", "-m", "apdp.agents.protocol.host", "{{dir}}/agent.py"]\n'
     )
     monkeypatch.setattr(sys.modules[__name__], "ATTACKER", str(program))
     monkeypatch.setattr(sys.modules[__name__], "_baselines", {})

@@ -9,19 +9,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from apdp.agent import Agent
-from apdp.company import Company, Vehicle
-from apdp.deadline import Deadline
-from apdp.discovery import find_agent, load_agent_class
-from apdp.distribution import TaskDistribution
-from apdp.plan import check_plans, plan_cost
-from apdp.task import Task
-from apdp.topology import Topology, load_topology
-from baselines.exp_cost_fixed_bid_lns import ExpCostFixedBidLns
-from baselines.honest_lns import HonestLns
-from baselines.model_opponent_lns import ModelOpponentLns
-from baselines.planning import Problem, Solution, construct
-from baselines.risk_seeking_lns import RiskSeekingLns
+from apdp.game.agent import Agent
+from apdp.game.company import Company, Vehicle
+from apdp.referee.deadline import Deadline
+from apdp.agents.discovery import find_agent, load_agent_class
+from apdp.game.distribution import TaskDistribution
+from apdp.game.plan import check_plans, plan_cost
+from apdp.game.task import Task
+from apdp.game.topology import Topology, load_topology
+from apdp.baselines.exp_cost_fixed_bid_lns import ExpCostFixedBidLns
+from apdp.baselines.honest_lns import HonestLns
+from apdp.baselines.model_opponent_lns import ModelOpponentLns
+from apdp.baselines.planning import Problem, Solution, construct
+from apdp.baselines.risk_seeking_lns import RiskSeekingLns
 
 NAMES = ["exp-cost-fixed-bid-lns", "honest-lns", "model-opponent-lns", "risk-seeking-lns"]
 FAST = {"bid_iterations": 60, "plan_iterations": 300, "prior_iterations": 200}
@@ -176,9 +176,9 @@ def test_plan_starts_from_the_kept_plan(france: Topology) -> None:
     [("naive", "honest-lns"), ("exp-cost-fixed-bid-lns", "model-opponent-lns"), ("risk-seeking-lns", "honest")],
 )
 def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
-    match = pytest.importorskip("apdp.match")
-    from apdp.scenario import make_scenario
-    from apdp.verify import verify_record
+    match = pytest.importorskip("apdp.referee.match")
+    from apdp.game.scenario import make_scenario
+    from apdp.check.verify import verify_record
 
     scenario = make_scenario({"topology": "switzerland", "tasks": 8, "agents": {
         name: {"plan_iterations": 500} for name in pair

@@ -12,7 +12,7 @@ import pytest
 from conftest import fast_scenario
 
 from apdp.codegen.prompts import strategy_prompt
-from apdp.match import play_match
+from apdp.referee.match import play_match
 
 EXACT = """
 from decimal import Decimal

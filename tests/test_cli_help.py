@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from apdp.cli import app
-from apdp.discovery import load_agent_class
+from apdp.agents.discovery import load_agent_class
 
 
 def command_paths() -> list[list[str]]:

@@ -20,8 +20,8 @@ from apdp.codegen.extract import (
 )
 from apdp.codegen.ingest import ingest_code, ingest_reply
 from apdp.codegen.prompts import TEMPLATE_AGENT, render, strategy_prompt, template_names
-from apdp.codegen.provenance import FIELDS, read_provenance
-from apdp.discovery import load_agent_class
+from apdp.agents.provenance import FIELDS, read_provenance
+from apdp.agents.discovery import load_agent_class
 from apdp.errors import UserError
 
 AGENT = """\

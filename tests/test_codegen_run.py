@@ -21,7 +21,7 @@ import pytest
 from apdp.codegen.client import ChatClient, ChatError
 from apdp.codegen.loop import RunSettings, run
 from apdp.codegen.prompts import prompt_hash, strategy_prompt
-from apdp.codegen.provenance import read_provenance
+from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
 
@@ -456,9 +456,9 @@ def test_usage_counts_failed_improvements_and_missing_usage(server: ChatServer, 
 def test_report_by_model_shows_tokens_per_agent(
     server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournament.config import make_config
-    from tournament.report import report
-    from tournament.run import run_tournament
+    from apdp.tournament.config import make_config
+    from apdp.tournament.report import report
+    from apdp.tournament.run import run_tournament
 
     server.reply(answer(GOOD), usage=tokens(1000, 500))
     assert run(settings(tmp_path, name="gen-good"), client(server)).ok

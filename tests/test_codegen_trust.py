@@ -17,9 +17,9 @@ from test_java import java_cache  # noqa: F401  (the compiled host's cache of th
 from apdp.codegen.extract import ExtractError, defines_agent
 from apdp.codegen.ingest import ingest_code
 from apdp.codegen.java import agent_class, code_only, ingest_java
-from apdp.codegen.provenance import HEADER_MARK, LEDGER, read_provenance
+from apdp.agents.provenance import HEADER_MARK, LEDGER, read_provenance
 from apdp.errors import UserError
-from apdp.identity import agent_identity
+from apdp.agents.identity import agent_identity
 from apdp.testing import CheckConfig, check_agent
 
 TEMPLATE = TEMPLATE_PATH.read_text(encoding="utf-8")
@@ -72,7 +72,7 @@ def test_java_ingest_writes_only_inside_the_new_agents_folder(java_cache: Path, 
 
 
 def test_an_install_refuses_source_names_that_leave_its_folder(java_cache: Path, tmp_path: Path) -> None:  # noqa: F811
-    from apdp.java.install import Origin, install
+    from apdp.agents.java.install import Origin, install
 
     agents = tmp_path / "agents"
     for name in ("../../outside.java", "/tmp/outside.java", "a/./B.java", "notes.txt"):
@@ -130,7 +130,7 @@ def test_the_harness_ledger_vouches_for_what_it_wrote_and_nothing_changed_since(
 
 
 def test_a_forged_model_is_grouped_with_the_humans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournament.groups import label_function
+    from apdp.tournament.groups import label_function
 
     agents = tmp_path / "agents"
     ingest_code(TEMPLATE.replace("class Template", "class Gen"), "gen", agents_dir=agents, model="gpt-5",

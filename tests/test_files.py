@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from test_cli import apdp
 
-from apdp.codegen.provenance import Provenance, write_sidecar
+from apdp.agents.provenance import Provenance, write_sidecar
 from apdp.errors import UserError
 from apdp.files import check_writable, open_new, write_atomically
-from apdp.record import write_record
-from tournament.logs import RunLog
-from tournament.store import LOCK_FILE, STORE_FILE, ResultsStore, StoreError
+from apdp.referee.record import write_record
+from apdp.tournament.logs import RunLog
+from apdp.tournament.store import LOCK_FILE, STORE_FILE, ResultsStore, StoreError
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b"], "seed": 0}
 

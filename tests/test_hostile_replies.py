@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 from conftest import ZOO, fast_scenario
 
-from apdp.match import play_match
-from apdp.record import record_size, referee_error
-from apdp.verify import verify_record
-from tournament.config import make_config
-from tournament.report import report
-from tournament.run import run_tournament
-from tournament.store import STORE_FILE, ResultsStore
-from tournament.tidy import spreadsheet_cell, to_csv
+from apdp.referee.match import play_match
+from apdp.referee.record import record_size, referee_error
+from apdp.check.verify import verify_record
+from apdp.tournament.config import make_config
+from apdp.tournament.report import report
+from apdp.tournament.run import run_tournament
+from apdp.tournament.store import STORE_FILE, ResultsStore
+from apdp.tournament.tidy import spreadsheet_cell, to_csv
 
 FORGER = str(ZOO / "forger.py")
 #: kind -> (phase it is sent in, the fault it must be)

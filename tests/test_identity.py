@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-from apdp.agent_files import agent_hash as file_hash
+from apdp.agents.files import agent_hash as file_hash
 from apdp.codegen.ingest import ingest_code
-from apdp.discovery import SHIPPED_TEMPLATE
-from apdp.identity import agent_identity
-from apdp.match import play_match
+from apdp.agents.discovery import BUNDLED_TEMPLATE
+from apdp.agents.identity import agent_identity
+from apdp.referee.match import play_match
 
-TEMPLATE = SHIPPED_TEMPLATE.read_text(encoding="utf-8")
+TEMPLATE = BUNDLED_TEMPLATE.read_text(encoding="utf-8")
 
 
 def test_a_record_keeps_hash_origin_provenance_and_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,7 +26,7 @@ def test_a_record_keeps_hash_origin_provenance_and_version(tmp_path: Path, monke
     record = play_match(fast_scenario(tasks=2), ["gen", "template"], seed=1)
     gen, template = record["identities"]
     assert (template["name"], template["origin"], template["provenance"]) == ("template", "baseline", None)
-    assert template["sha256"] == file_hash(SHIPPED_TEMPLATE) and template["file"] == "template.py"
+    assert template["sha256"] == file_hash(BUNDLED_TEMPLATE) and template["file"] == "template.py"
     assert template["apdp"] == metadata.version("apdp")
     assert (gen["origin"], gen["provenance"]["model"], gen["provenance"]["strategy"]) == ("generated", "model-x", "a1")
     assert gen["sha256"] == file_hash(agents / "gen.py")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tournament.events import TournamentEvents
-from tournament.executor import run_matches
-from tournament.schedule import MatchSpec, double_round_robin
+from apdp.tournament.events import TournamentEvents
+from apdp.tournament.executor import run_matches
+from apdp.tournament.schedule import MatchSpec, double_round_robin
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 ARGS = ["tournament", "--topology", "france", "--agents", "naive,template,risk-seeking-lns", "--tasks", "20",

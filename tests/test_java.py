@@ -21,11 +21,11 @@ import pytest
 from test_codegen_run import ChatServer, client, server  # noqa: F401  (the loopback chat server)
 
 from apdp.errors import UserError
-from apdp.java.jdk import NoJdk, find_jdk
-from apdp.match import play_match
-from apdp.program import is_built, read_program
-from apdp.scenario import Scenario, make_scenario
-from apdp.verify import verify_record
+from apdp.agents.java.jdk import NoJdk, find_jdk
+from apdp.referee.match import play_match
+from apdp.agents.program import is_built, read_program
+from apdp.game.scenario import Scenario, make_scenario
+from apdp.check.verify import verify_record
 
 HERE = Path(__file__).parent
 PROJECT = HERE / "java" / "project"
@@ -59,8 +59,8 @@ def java_agents(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> P
     its compiled classes (thrower, quitter, hoarder: it fails on demand) and from a jar (jarred),
     and the Perl agent of tests/programs."""
     _need_jdk()
-    from apdp.java.install import add_agent
-    from apdp.java.project import import_project
+    from apdp.agents.java.install import add_agent
+    from apdp.agents.java.project import import_project
 
     agents = tmp_path_factory.mktemp("java") / "agents"
     result = import_project(PROJECT, agents)
@@ -131,9 +131,9 @@ def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Pat
 
 
 def test_a_tournament_of_python_java_and_perl_agents(by_name: Path, tmp_path: Path) -> None:
-    from tournament.config import make_config
-    from tournament.run import run_tournament
-    from tournament.store import ResultsStore
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
+    from apdp.tournament.store import ResultsStore
 
     config = make_config(topology="switzerland", agents=["naive", "thorough-java", "perl-greedy"],
                          overrides={"tasks": 5})
@@ -152,7 +152,7 @@ def test_a_tournament_of_python_java_and_perl_agents(by_name: Path, tmp_path: Pa
 
 def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from apdp.java.install import add_agent
+    from apdp.agents.java.install import add_agent
 
     src = PROJECT / "src"
     run = subprocess.run(
@@ -182,7 +182,7 @@ def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
 ) -> None:
     from apdp.codegen.java import JAVA_TEMPLATE
     from apdp.codegen.loop import RunSettings, run
-    from apdp.codegen.provenance import read_provenance
+    from apdp.agents.provenance import read_provenance
     from apdp.testing import CheckConfig
 
     good = JAVA_TEMPLATE.read_text(encoding="utf-8").replace("class AuctionTemplate", "class Generated")
@@ -212,7 +212,7 @@ def test_a_java_agents_attacks_gain_nothing(java_agents: Path, tmp_path: Path, m
     see or kill the referee, reach the network or run a shell gets nothing, and plays on."""
     import socket
 
-    from apdp.java.install import add_agent
+    from apdp.agents.java.install import add_agent
 
     add_agent(PROJECT / "src", "demo.Intruder", name="intruder", agents_dir=java_agents)
     monkeypatch.setenv("APDP_AGENTS", str(java_agents))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import fast_scenario
 
-from apdp.match import play_match
+from apdp.referee.match import play_match
 
 LIMIT_MB = 128
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apdp.auction import auction_winner
+from apdp.game.auction import auction_winner
 from apdp.errors import UserError
 from apdp.logist.config import read_configuration
-from apdp.record import embedded_network, record_topology
-from apdp.scenario import load_scenario
-from apdp.topology import load_topology
-from apdp.verify import verify_record
-from tournament.config import make_config
+from apdp.referee.record import embedded_network, record_topology
+from apdp.game.scenario import load_scenario
+from apdp.game.topology import load_topology
+from apdp.check.verify import verify_record
+from apdp.tournament.config import make_config
 
 PROJECT = Path(__file__).parent / "logist"
 FRANCE = "config/auction_france.xml"

@@ -24,15 +24,15 @@ from typing import Any
 
 import pytest
 
-from apdp.match import play_match
+from apdp.referee.match import play_match
 from apdp.pages.replay import write_replay
-from apdp.record import RECORD_FORMAT
-from apdp.scenario import make_scenario
-from apdp.topology import load_topology
-from tournament.report import report
-from tournament.report_page import report_html
-from tournament.schedule import double_round_robin
-from tournament.store import ResultsStore
+from apdp.referee.record import RECORD_FORMAT
+from apdp.game.scenario import make_scenario
+from apdp.game.topology import load_topology
+from apdp.tournament.report import report
+from apdp.tournament.report_page import report_html
+from apdp.tournament.schedule import double_round_robin
+from apdp.tournament.store import ResultsStore
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
@@ -190,8 +190,8 @@ def apdp(args: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournament.config import make_config
-    from tournament.run import run_tournament
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
 
     agents = tmp_path / "agents"
     agents.mkdir()

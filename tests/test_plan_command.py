@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from apdp.cli import app
-from apdp.commands.plan import load_instance
+from apdp.cli.plan import load_instance
 from apdp.errors import UserError
-from apdp.plan import check_plans, plan_cost, plans_from_json
-from apdp.topology import load_topology
+from apdp.game.plan import check_plans, plan_cost, plans_from_json
+from apdp.game.topology import load_topology
 
 INSTANCE: dict[str, Any] = {
     "name": "small",
@@ -72,7 +72,7 @@ def test_reads_the_reference_format() -> None:
 
 
 def load_instance_from(data: dict[str, Any]) -> Any:
-    from apdp.commands.plan import parse_instance
+    from apdp.cli.plan import parse_instance
 
     return parse_instance(data, "reference")
 

@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from apdp.cli import app
-from apdp.deadline import Deadline
-from apdp.task import Task
-from apdp.topology import load_topology
-from baselines.planning.planner import plan_tasks
+from apdp.referee.deadline import Deadline
+from apdp.game.task import Task
+from apdp.game.topology import load_topology
+from apdp.baselines.planning.planner import plan_tasks
 
 #: One task for one vehicle: the insertion plan is already the best, so OR-Tools cannot beat it.
 ONE_TASK: dict[str, Any] = {
@@ -43,7 +43,7 @@ def test_a_fallback_to_insertion_says_why(tmp_path: Path) -> None:
 
 def test_no_time_left_and_no_ortools_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     topology = load_topology("france")
-    from apdp.company import Vehicle
+    from apdp.game.company import Vehicle
 
     vehicles = [Vehicle("V0", "Paris", 30, 5)]
     tasks = [Task(0, "Lyon", "Brest", 4), Task(1, "Bordeaux", "Le Havre", 3)]

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from apdp.company import Vehicle
-from apdp.task import Task
-from apdp.topology import Topology, load_topology
-from baselines.planning import Problem, Solution, cheapest_insertion, construct, insert_task
-from baselines.planning.insertion import best_route_insertion
+from apdp.game.company import Vehicle
+from apdp.game.task import Task
+from apdp.game.topology import Topology, load_topology
+from apdp.baselines.planning import Problem, Solution, cheapest_insertion, construct, insert_task
+from apdp.baselines.planning.insertion import best_route_insertion
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apdp.company import Vehicle
-from apdp.deadline import Deadline
-from apdp.plan import check_plans, plan_cost
-from apdp.task import Task
-from apdp.topology import Topology, load_topology
-from baselines.planning import Problem, Solution, TaskTooHeavy, construct
-from baselines.planning.lns import LnsSettings, improve
-from baselines.planning.planner import plan_tasks
+from apdp.game.company import Vehicle
+from apdp.referee.deadline import Deadline
+from apdp.game.plan import check_plans, plan_cost
+from apdp.game.task import Task
+from apdp.game.topology import Topology, load_topology
+from apdp.baselines.planning import Problem, Solution, TaskTooHeavy, construct
+from apdp.baselines.planning.lns import LnsSettings, improve
+from apdp.baselines.planning.planner import plan_tasks
 
 TOPOLOGY: Topology = load_topology("switzerland")
 CITIES = TOPOLOGY.cities

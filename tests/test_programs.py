@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-from apdp.match import play_match
-from apdp.protocol import SCHEMA_PATH
-from apdp.verify import verify_record
+from apdp.referee.match import play_match
+from apdp.agents.protocol import SCHEMA_PATH
+from apdp.check.verify import verify_record
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -47,9 +47,9 @@ def test_a_perl_agent_plays_a_python_one(tmp_path: Path) -> None:
 def test_an_agent_program_plays_by_name_in_a_tournament_of_python_agents(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournament.config import make_config
-    from tournament.run import run_tournament
-    from tournament.store import ResultsStore
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
+    from apdp.tournament.store import ResultsStore
 
     _program(tmp_path, "perl_greedy")
     _program(tmp_path, "c_abstain")
@@ -186,15 +186,15 @@ def _python_as_program(tmp_path: Path, agent_file: Path, name: str) -> Path:
     folder.mkdir(parents=True)
     shutil.copy(agent_file, folder / "agent.py")
     (folder / "agent.toml").write_text(
-        f'command = ["{sys.executable}", "-m", "apdp.protocol.host", "{{dir}}/agent.py"]\n'
+        f'command = ["{sys.executable}", "-m", "apdp.agents.protocol.host", "{{dir}}/agent.py"]\n'
     )
     return folder
 
 
 def test_the_protocol_carries_all_a_python_agent_needs(tmp_path: Path) -> None:
-    from apdp.shipped import SHIPPED_TEMPLATE
+    from apdp.agents.bundled import BUNDLED_TEMPLATE
 
-    program = _python_as_program(tmp_path, SHIPPED_TEMPLATE, "template_program")
+    program = _python_as_program(tmp_path, BUNDLED_TEMPLATE, "template_program")
     scenario = fast_scenario(tasks=12)
     as_program = play_match(scenario, [str(program), "honest"], seed=4)
     as_python = play_match(scenario, ["template", "honest"], seed=4)

@@ -7,9 +7,9 @@ import io
 
 from rich.progress import Progress, TimeRemainingColumn
 
-from tournament.events import failed
-from tournament.progress_lines import EtaColumn, ProgressLines
-from tournament.schedule import MatchSpec
+from apdp.tournament.events import failed
+from apdp.tournament.progress_lines import EtaColumn, ProgressLines
+from apdp.tournament.schedule import MatchSpec
 
 MATCH = MatchSpec("france", 0, 1, ("a", "b"))
 RECORD = {"result": {"faults": []}}

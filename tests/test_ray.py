@@ -23,13 +23,13 @@ from typing import Any
 import pytest
 from conftest import assert_one_core_per_match, folder_agent
 
-from apdp.record import without_timing
-from tournament.config import make_config
-from tournament.events import Record, TournamentEvents
-from tournament.ray_executor import RayCluster
-from tournament.run import run_tournament
-from tournament.schedule import MatchSpec
-from tournament.store import STORE_FILE, ResultsStore
+from apdp.referee.record import without_timing
+from apdp.tournament.config import make_config
+from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.ray_executor import RayCluster
+from apdp.tournament.run import run_tournament
+from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.store import STORE_FILE, ResultsStore
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = bytes(range(32))

@@ -11,22 +11,22 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-import apdp.match
-from apdp.match import play_match
-from apdp.record import referee_error
-from apdp.verify import verify_record
-from tournament.config import make_config
-from tournament.events import Record
-from tournament.play import PlayMatch
-from tournament.report import report
-from tournament.run import run_tournament
-from tournament.schedule import MatchSpec
-from tournament.store import ResultsStore
+import apdp.referee.match
+from apdp.referee.match import play_match
+from apdp.referee.record import referee_error
+from apdp.check.verify import verify_record
+from apdp.tournament.config import make_config
+from apdp.tournament.events import Record
+from apdp.tournament.play import PlayMatch
+from apdp.tournament.report import report
+from apdp.tournament.run import run_tournament
+from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.store import ResultsStore
 
 
 def test_a_referee_that_fails_mid_match_still_returns_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = apdp.match.auction_winner
+    real = apdp.referee.match.auction_winner
 
     def failing(bids: list[float | None], ties: object) -> int | None:
         calls.append(bids)
@@ -34,7 +34,7 @@ def test_a_referee_that_fails_mid_match_still_returns_its_record(monkeypatch: py
             raise ZeroDivisionError("a bug of the referee's own")
         return real(bids, ties)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(apdp.match, "auction_winner", failing)
+    monkeypatch.setattr(apdp.referee.match, "auction_winner", failing)
     record = play_match(fast_scenario(tasks=4), ["naive", "honest"], seed=3)
     reason = referee_error(record)
     assert reason is not None and "ZeroDivisionError: a bug of the referee's own (test_referee_errors.py:" in reason

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from apdp.company import Vehicle
-from apdp.match import play_match
+from apdp.game.company import Vehicle
+from apdp.referee.match import play_match
 from apdp.pages.html import DATA_ID, embed_json
 from apdp.pages.replay import replay_data, replay_html
-from apdp.plan import plan_cost, plans_from_json
-from apdp.scenario import make_scenario
-from apdp.topology import load_topology
+from apdp.game.plan import plan_cost, plans_from_json
+from apdp.game.scenario import make_scenario
+from apdp.game.topology import load_topology
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +121,8 @@ def test_match_writes_its_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_replay_from_a_results_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from tournament.config import make_config
-    from tournament.run import run_tournament
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
 
     config = make_config(topology="switzerland", agents=["template", "naive"], seed=5, overrides={"tasks": 4})
     assert run_tournament(config, tmp_path / "res", jobs=1, progress=False).played == 2

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from apdp.codegen.ingest import ingest_code
-from tournament.config import make_config
-from tournament.report import report
-from tournament.run import run_tournament
-from tournament.store import ResultsStore
+from apdp.tournament.config import make_config
+from apdp.tournament.report import report
+from apdp.tournament.run import run_tournament
+from apdp.tournament.store import ResultsStore
 
 TEMPLATE = (Path(__file__).resolve().parent.parent / "agents" / "template.py").read_text(encoding="utf-8")
 

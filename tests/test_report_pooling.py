@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from apdp.errors import UserError
-from tournament.report import report
-from tournament.schedule import MatchSpec, double_round_robin
-from tournament.store import ResultsStore
-from tournament.tidy import TABLES
+from apdp.tournament.report import report
+from apdp.tournament.schedule import MatchSpec, double_round_robin
+from apdp.tournament.store import ResultsStore
+from apdp.tournament.tidy import TABLES
 
 AGENTS = ["a", "b", "c"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apdp.reproducibility import likely_causes, record_difference
+from apdp.check.reproducibility import likely_causes, record_difference
 from apdp.testing import CheckConfig, check_agent
 
 FAST = CheckConfig(opponents=("template",), topologies=("france",), tasks=5, timeouts={"bid": 0.5})

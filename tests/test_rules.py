@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from apdp import Deliver, Move, Pickup, Stop, Task, Vehicle, check_plans, load_topology, plan_cost, plan_from_stops
-from apdp.auction import auction_winner, check_bid
-from apdp.distribution import DistributionSpec, TaskDistribution
-from apdp.record import match_winner
-from apdp.scenario import ScenarioError, load_scenario
+from apdp.game.auction import auction_winner, check_bid
+from apdp.game.distribution import DistributionSpec, TaskDistribution
+from apdp.referee.record import match_winner
+from apdp.game.scenario import ScenarioError, load_scenario
 
 FR = load_topology("france")
 V0 = Vehicle("v0", "Paris", 10, 5)

@@ -13,8 +13,8 @@ from conftest import fast_scenario
 from typer.testing import CliRunner
 
 from apdp.cli import app
-from apdp.match import play_match
-from apdp.record import without_timing
+from apdp.referee.match import play_match
+from apdp.referee.record import without_timing
 from apdp.sandbox import cgroup
 from apdp.sandbox import confine as confine_module
 from apdp.sandbox.confine import Confinement, confine
@@ -134,8 +134,8 @@ def test_this_machine_reports_nothing_off(tmp_path: Path) -> None:
 
 
 def test_a_tournament_says_once_which_protections_its_records_found_off() -> None:
-    from tournament.sandbox_notice import SandboxNotice
-    from tournament.schedule import MatchSpec
+    from apdp.tournament.sandbox_notice import SandboxNotice
+    from apdp.tournament.schedule import MatchSpec
 
     said: list[str] = []
     notice = SandboxNotice(said.append)

@@ -15,11 +15,11 @@ import pytest
 from conftest import fast_scenario
 
 from apdp.errors import UserError
-from apdp.match import match_streams, play_match
-from apdp.seeding import agent_seed, key_file_path, parse_key, task_seed, tie_seed, user_key
-from tournament.config import make_config
-from tournament.run import run_tournament
-from tournament.store import STORE_FILE, ResultsStore, StoreError
+from apdp.referee.match import match_streams, play_match
+from apdp.referee.seeding import agent_seed, key_file_path, parse_key, task_seed, tie_seed, user_key
+from apdp.tournament.config import make_config
+from apdp.tournament.run import run_tournament
+from apdp.tournament.store import STORE_FILE, ResultsStore, StoreError
 
 KEY = bytes(range(32))
 OTHER = bytes(range(1, 33))

@@ -7,7 +7,7 @@ import random
 import networkx as nx
 import pytest
 
-from apdp.topology import Road, Topology, available_topologies, load_topology
+from apdp.game.topology import Road, Topology, available_topologies, load_topology
 
 
 def networkx_tables(topology: Topology) -> tuple[list[list[float]], list[list[int]]]:

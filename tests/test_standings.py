@@ -7,10 +7,10 @@ import re
 
 from rich.console import Console
 
-from tournament.progress import ProgressBar
-from tournament.schedule import MatchSpec
-from tournament.standings import Standings
-from tournament.store import StoredMatch
+from apdp.tournament.progress import ProgressBar
+from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.standings import Standings
+from apdp.tournament.store import StoredMatch
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

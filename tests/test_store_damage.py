@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tournament.store import STORE_FILE, ResultsStore
+from apdp.tournament.store import STORE_FILE, ResultsStore
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 TOURNAMENT = ["tournament", "--topology", "ch", "--agents", "naive,template", "--tasks", "3", "--seed", "5",
@@ -138,7 +138,7 @@ with conn:
     conn.execute("UPDATE matches SET winner = 'from-the-wal' WHERE rowid = 1")
 os._exit(0)  # killed: the change is in the WAL only, never checkpointed
 """
-READER = "from tournament.store import ResultsStore; print([m.winner for m in ResultsStore.open({!r}).matches()])"
+READER = "from apdp.tournament.store import ResultsStore; print([m.winner for m in ResultsStore.open({!r}).matches()])"
 
 
 @pytest.mark.parametrize("unfinished", [False, True], ids=["closed", "killed-writer"])

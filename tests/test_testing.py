@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apdp.discovery import AgentNotFound, find_agent
+from apdp.agents.discovery import AgentNotFound, find_agent
 from apdp.testing import AgentCheckFailed, CheckConfig, assert_agent_ok, check_agent
 
 FAST = CheckConfig(opponents=("template",), topologies=("france",), tasks=6, timeouts={"bid": 0.5})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apdp.topology import TopologyError, available_topologies, load_topology, load_topology_file
+from apdp.game.topology import TopologyError, available_topologies, load_topology, load_topology_file
 
 # From shared/reference/distance-checks.md
 CHECKS = {

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from conftest import assert_one_core_per_match, folder_agent
 
-from apdp.discovery import PROJECT_ROOT
-from tournament.config import make_config
-from tournament.run import run_tournament
-from tournament.store import STORE_FILE, ResultsStore
+from apdp.agents.discovery import PROJECT_ROOT
+from apdp.tournament.config import make_config
+from apdp.tournament.run import run_tournament
+from apdp.tournament.store import STORE_FILE, ResultsStore
 
 TEMPLATE = PROJECT_ROOT / "agents" / "template.py"
 

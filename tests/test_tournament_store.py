@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from apdp.errors import UserError
-from tournament.config import config_difference
-from tournament.report import AGENT_FIELDS, report
-from tournament.schedule import MatchSpec, double_round_robin, match_seed
-from tournament.stats import PooledMatch, compute
-from tournament.store import ResultsStore
+from apdp.tournament.config import config_difference
+from apdp.tournament.report import AGENT_FIELDS, report
+from apdp.tournament.schedule import MatchSpec, double_round_robin, match_seed
+from apdp.tournament.stats import PooledMatch, compute
+from apdp.tournament.store import ResultsStore
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b", "c"], "seed": 0}
 

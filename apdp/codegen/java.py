@@ -1,7 +1,7 @@
 """Java agents from the LLM harness (``--language java``), as the study generated them: a Logist
 ``AuctionBehavior`` class asked for with the Java template and the Logist API in the prompt
 (``apdp/prompts/*_java.md``), taken from the reply's fenced ```java block, and installed as an agent
-folder (:mod:`apdp.java.install`) that the check builds in the sandbox, so that a compile error is
+folder (:mod:`apdp.agents.java.install`) that the check builds in the sandbox, so that a compile error is
 reported back to the model like any other fault.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
 from apdp.codegen.ingest import IngestedAgent, agent_path, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
-from apdp.codegen.provenance import Provenance, record_generated, write_sidecar
+from apdp.agents.provenance import Provenance, record_generated, write_sidecar
 from apdp.errors import UserError
-from apdp.scenario import Limits, Timeouts
+from apdp.game.scenario import Limits, Timeouts
 
 #: The Java template agent the Java prompts include verbatim.
 JAVA_TEMPLATE = Path(__file__).resolve().parent.parent / "java" / "template" / "template" / "AuctionTemplate.java"
@@ -167,7 +167,7 @@ def ingest_java(
 ) -> IngestedAgent:
     """Write ``code`` as the Java agent folder ``agents_dir/NAME`` (built and checked by its first
     match) with its provenance sidecar ``agents_dir/NAME.json``."""
-    from apdp.java.install import Origin, install
+    from apdp.agents.java.install import Origin, install
 
     code = code.strip("\n") + "\n"
     path = check_free_java(name, agents_dir, code, force)

@@ -33,7 +33,7 @@ from apdp.codegen.extract import ExtractError
 from apdp.codegen.ingest import IngestedAgent
 from apdp.codegen.languages import Language, language
 from apdp.codegen.prompts import prompt_hash, render
-from apdp.codegen.provenance import record_generated, transcript_path, write_sidecar
+from apdp.agents.provenance import record_generated, transcript_path, write_sidecar
 from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
 from apdp.files import open_new

@@ -14,13 +14,13 @@ from importlib import resources
 from pathlib import Path
 
 from apdp.errors import UserError
-from apdp.scenario import Limits, Timeouts
-from apdp.shipped import SHIPPED_TEMPLATE
+from apdp.game.scenario import Limits, Timeouts
+from apdp.agents.bundled import BUNDLED_TEMPLATE
 
 #: Strategies whose prompt is rendered directly from a template (GEN starts from A1).
 PROMPT_STRATEGIES = ("a1", "a2")
 #: The course template agent that A1 and A2 include verbatim.
-TEMPLATE_AGENT = SHIPPED_TEMPLATE
+TEMPLATE_AGENT = BUNDLED_TEMPLATE
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _HEADER = re.compile(r"\A<!--.*?-->\s*\n", re.DOTALL)

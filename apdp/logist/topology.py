@@ -8,7 +8,7 @@
     </topology>
 
 Cities keep the file's order (a city's Logist id is its position); route lengths are km. The
-network is apdp's own :class:`apdp.topology.Topology`; a broken file raises one line naming the
+network is apdp's own :class:`apdp.game.topology.Topology`; a broken file raises one line naming the
 file and the item.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.logist.xmlfile import LogistFileError, read_xml
-from apdp.topology import Topology, TopologyError, parse_topology
+from apdp.game.topology import Topology, TopologyError, parse_topology
 
 
 def _number(value: str | None, source: str, what: str) -> float:

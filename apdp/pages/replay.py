@@ -4,7 +4,7 @@ The page shows the network, the auction task by task (bids, winner, price, chart
 running revenue), every vehicle's plan step by step (route, load, running cost) and the result
 (profits, winner, faults, CPU and wall time per phase). Everything it draws is computed here from
 the record and the network, so that the page's figures are the referee's: a vehicle's running cost
-is kilometres so far x its cost per km, counted as :func:`apdp.plan.plan_distance` counts them.
+is kilometres so far x its cost per km, counted as :func:`apdp.game.plan.plan_distance` counts them.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.pages.html import page
-from apdp.topology import Topology, load_topology
-from apdp.verify import read_record
+from apdp.game.topology import Topology, load_topology
+from apdp.check.verify import read_record
 
 #: Step kinds in the page's data.
 MOVE, PICKUP, DELIVER = 0, 1, 2

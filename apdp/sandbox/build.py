@@ -14,8 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-from apdp.identity import apdp_version
-from apdp.program import (
+from apdp.agents.identity import apdp_version
+from apdp.agents.program import (
     BUILD_BOOKKEEPING,
     AgentProgram,
     BuildLock,
@@ -27,7 +27,7 @@ from apdp.program import (
 )
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.replies import BuildDone
-from apdp.scenario import Limits
+from apdp.game.scenario import Limits
 
 
 def _first_lines(text: str, count: int = 6) -> str:

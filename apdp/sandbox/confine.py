@@ -114,7 +114,7 @@ _build_path: list[str] = []
 def readable_paths() -> list[str]:
     """What every agent may read: the interpreter, its libraries, apdp, baselines, system libraries."""
     import apdp
-    import baselines
+    import apdp.baselines
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     paths.update(sysconfig.get_paths().values())
@@ -145,7 +145,7 @@ def _unlisted_packages(readable: list[str]) -> list[str]:
     interpreter in the sandbox (an agent program written in Python) finds them through links in
     its private folder instead (:func:`_python_path`)."""
     import apdp
-    import baselines
+    import apdp.baselines
 
     packages = [os.path.dirname(os.path.realpath(p.__file__)) for p in (apdp, baselines) if p.__file__]
     return [p for p in packages

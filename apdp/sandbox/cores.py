@@ -1,6 +1,6 @@
 """A core of its own for each match being played, shared by the match's referee and agents.
 
-(Used by the tournament's executors and ``apdp match``; :func:`apdp.match.play_match` itself pins
+(Used by the tournament's executors and ``apdp match``; :func:`apdp.referee.match.play_match` itself pins
 nothing, so a program that calls it places its matches as it likes.)
 
 A match is played one call at a time (the referee waits while an agent thinks, and an agent is

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from apdp.fault import FaultKind
+from apdp.game.fault import FaultKind
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.replies import Report, SetupDone
 

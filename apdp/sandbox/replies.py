@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from apdp.plan import Action, Deliver, Move, Pickup
+from apdp.game.plan import Action, Deliver, Move, Pickup
 from apdp.text import is_clean_line, valid_unicode
 
 #: Largest reply read from an agent process, in bytes: a plan of 50 tasks takes about 20 KiB.

@@ -39,7 +39,7 @@ from apdp.sandbox import cgroup
 from apdp.sandbox.syscalls import PR_SET_CHILD_SUBREAPER, prctl
 
 #: Modules imported once in the zygote so that agent processes start with them loaded.
-PRELOAD = ("apdp.sandbox.worker", "numpy.random", "baselines.planning", "baselines.greedy")
+PRELOAD = ("apdp.sandbox.worker", "numpy.random", "apdp.baselines.planning", "apdp.baselines.greedy")
 
 
 def _returncode(status: int) -> int:

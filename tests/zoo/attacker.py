@@ -104,7 +104,7 @@ def descendants(roots: set[int], procs: dict[int, tuple[int, str]]) -> set[int]:
 
 
 def derive(key: bytes, *labels: object) -> int:
-    """apdp.seeding's keyed derivation, as the attacker read it in the source."""
+    """apdp.referee.seeding's keyed derivation, as the attacker read it in the source."""
     message = json.dumps(list(labels), separators=(",", ":")).encode("utf-8")
     return int.from_bytes(hmac.new(key, message, hashlib.sha256).digest(), "big")
 

@@ -1,0 +1,272 @@
+"""Finding agents by name among ``baselines/`` and ``agents/``, and loading their class.
+
+An agent is a Python file that defines one subclass of :class:`apdp.game.agent.Agent` (or names it in a
+module-level ``AGENT``). Its name is the file name without ``.py``; names match in any case with
+``-``, ``_`` and spaces ignored (``exp-cost-fixed-bid`` = ``ExpCostFixedBid``). A path to a ``.py``
+file is accepted too. A folder with an ``agent.py`` is a Python agent of several modules (its
+``agent.py`` defines the agent and imports the rest, which never shadow the standard library or an
+installed package), and a folder with an ``agent.toml`` is an agent program in any language (see
+:mod:`apdp.agents.program`); both are named after the folder. An agent file sees no other file, not even
+those beside it; an agent folder sees its own files. Folders searched: ``$APDP_AGENTS``
+(``:``-separated), ``./agents``, then the ``baselines/`` and ``agents/`` folders that ship with
+apdp. A name is never picked between silently:
+a user's file that would shadow a shipped agent, or two files with the same name (in the loose
+sense above) and different contents, are refused with a line saying which file to rename.
+
+Parent processes only find files; the import happens in the agent's sandboxed process, so a file
+that fails to import is a fault of that agent alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from apdp.agents.files import agent_hash
+from apdp.errors import UserError
+from apdp.agents.lookup import normalise_name, search_path
+from apdp.agents.program import PROGRAM_FILE
+from apdp.agents.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
+from apdp.agents.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
+from apdp.text import clean_line, is_clean_line
+
+if TYPE_CHECKING:
+    from apdp.game.agent import Agent
+
+# BUNDLED_BASELINES: its agents and those of its subfolders are "shipped"; BUNDLED_TEMPLATE: the
+# course's template agent, the other shipped agent (both in the repository or in a wheel).
+PARAMS_FILE = "params.toml"
+#: The file that makes a folder a Python agent of several modules.
+AGENT_MODULE = "agent.py"
+
+
+class AgentNotFound(UserError):
+    """No agent file answers to a name."""
+
+
+class AgentNameConflict(UserError):
+    """A name stands for two different agent files (one of them must be renamed)."""
+
+
+class AgentNameError(UserError):
+    """A file's name cannot be an agent's name (it is not printable text)."""
+
+
+class AgentLoadError(Exception):
+    """An agent file cannot be imported or defines no usable agent class (raised in the sandbox)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSource:
+    """An agent's name and the file that defines it."""
+
+    name: str
+    path: Path
+
+
+def agent_dirs() -> list[Path]:
+    """The folders searched for agents, in order."""
+    return search_path("APDP_AGENTS", [Path.cwd() / "agents", BUNDLED_BASELINES, BUNDLED_AGENTS])
+
+
+def _is_agent_file(path: Path) -> bool:
+    return path.suffix == ".py" and not path.name.startswith(("_", "."))
+
+
+def is_agent_folder(path: Path) -> bool:
+    """True for a folder that is an agent: a Python agent (``agent.py``) or an agent program
+    (``agent.toml``)."""
+    return path.is_dir() and ((path / AGENT_MODULE).is_file() or (path / PROGRAM_FILE).is_file())
+
+
+#: The longest agent name.
+MAX_NAME = 100
+
+
+def display_name(path: Path) -> str:
+    """An agent's name from its file (``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``) or from
+    its program folder (``agents/my_agent/`` -> ``my-agent``); AgentNameError for a name that is
+    not printable text (names reach terminals, logs, pages and spreadsheets)."""
+    name = (path.name if path.is_dir() else path.stem).replace("_", "-")
+    if not name or len(name) > MAX_NAME or not is_clean_line(name) or not name.isprintable():
+        shown = name.encode("unicode_escape").decode("ascii")[:MAX_NAME]
+        raise AgentNameError(f"{shown!r} ({clean_line(str(path.parent), 200)}) cannot be an agent's name: rename "
+                             f"it with letters, digits, '-' and '_' (at most {MAX_NAME} characters)")
+    return name
+
+
+def is_bundled(path: str | Path) -> bool:
+    """True for an agent file that ships with apdp: a baseline, or the course's template."""
+    resolved = Path(path).resolve()
+    return resolved == BUNDLED_TEMPLATE or BUNDLED_BASELINES in resolved.parents
+
+
+def _candidates(strict: bool = False) -> dict[str, list[AgentSource]]:
+    """Every agent file by normalised name, in search order (a file reached twice listed once); a
+    file whose name cannot be an agent's is left out, or raises AgentNameError when ``strict``."""
+    found: dict[str, list[AgentSource]] = {}
+    for folder in agent_dirs():
+        programs = sorted({p.parent for p in folder.glob(f"*/{PROGRAM_FILE}")}
+                          | {p.parent for p in folder.glob(f"*/{AGENT_MODULE}")})
+        for path in sorted(folder.glob("*.py")) + programs:
+            if path.suffix == ".py" and not _is_agent_file(path):
+                continue
+            try:
+                name = display_name(path)
+            except AgentNameError:
+                if strict:
+                    raise
+                continue
+            same = found.setdefault(normalise_name(path.name if path.is_dir() else path.stem), [])
+            if all(s.path != path.resolve() for s in same):
+                same.append(AgentSource(name, path.resolve()))
+    return found
+
+
+def _digest(path: Path) -> bytes | None:
+    try:
+        if path.is_dir():  # an agent program: its files' names and bytes
+            return bytes.fromhex(agent_hash(path))
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _choose(sources: list[AgentSource]) -> AgentSource:
+    """The one agent a name stands for; AgentNameConflict when its files differ."""
+    if len(sources) > 1 and len({_digest(s.path) for s in sources}) > 1:
+        shipped = [s for s in sources if is_bundled(s.path)]
+        user = [s for s in sources if not is_bundled(s.path)]
+        if shipped and user:
+            mine = user[0].path
+            raise AgentNameConflict(
+                f"{_relative(mine)} would shadow the shipped agent {shipped[0].name!r}; rename it, "
+                f"e.g. mv {_relative(mine)} {_relative(mine.with_name('my_' + mine.name))}"
+            )
+        a, b = sources[0].path, sources[1].path
+        raise AgentNameConflict(
+            f"{_relative(a)} and {_relative(b)} both play as {sources[0].name!r} (names ignore case, "
+            "'-', '_' and spaces); rename one of them"
+        )
+    shipped = [s for s in sources if is_bundled(s.path)]
+    return shipped[0] if shipped else sources[0]  # identical copies of a shipped agent are it
+
+
+def available_agents() -> list[AgentSource]:
+    """Every agent that can be played by name; AgentNameConflict if a name is ambiguous."""
+    return [_choose(sources) for sources in _candidates(strict=True).values()]
+
+
+def find_agent(name: str) -> AgentSource:
+    """The agent called ``name`` (or the file at that path); AgentNotFound lists the choices,
+    AgentNameConflict says which file to rename when the name is ambiguous."""
+    if name.endswith(".py"):
+        path = Path(name)
+        if not path.is_file():
+            raise AgentNotFound(f"agent file {name!r} does not exist")
+        return AgentSource(display_name(path), path.resolve())
+    if is_agent_folder(Path(name)) and ("/" in name or name.startswith(".")):  # a path to an agent folder
+        path = Path(name).resolve()
+        return AgentSource(display_name(path), path)
+    candidates = _candidates()
+    sources = candidates.get(normalise_name(name))
+    if sources:
+        return _choose(sources)
+    names = ", ".join(s[0].name for s in candidates.values())
+    raise AgentNotFound(
+        f"no agent named {name!r}; available: {names} (or give a path to a .py file)"
+    )
+
+
+def registry_params() -> dict[str, dict[str, Any]]:
+    """Per-agent parameters from ``params.toml`` files in the agent folders (first folder wins)."""
+    out: dict[str, dict[str, Any]] = {}
+    for folder in reversed(agent_dirs()):
+        path = folder / PARAMS_FILE
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise UserError(f"{path}: not a valid parameter file ({exc})") from None
+        for agent, params in data.items():
+            if not isinstance(params, dict):
+                raise UserError(f"{path}: [{agent}] must be a table of parameters")
+            out.setdefault(agent, {}).update(params)
+    return out
+
+
+def load_agent_class(path: Path) -> type[Agent]:
+    """Import an agent (a file, or a folder with ``agent.py``) and return its agent class;
+    AgentLoadError says what is wrong.
+
+    A folder agent's folder goes last on ``sys.path``: its modules import one another, and never
+    take the place of a module of the standard library or of an installed package."""
+    from apdp.game.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
+
+    folder = path if path.is_dir() else None
+    module_name = f"apdp_agent_{normalise_name(path.stem if folder is None else path.name)}"
+    if folder is not None:
+        path = folder / AGENT_MODULE
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise AgentLoadError(f"{path}: not an importable Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise AgentLoadError(f"{path}: syntax error at line {exc.lineno}: {exc.msg}") from None
+    except ModuleNotFoundError as exc:
+        hint = "" if folder is not None else (
+            " (an agent file sees no other file: to split an agent into modules, make it a folder "
+            f"{path.stem}/ holding agent.py and the modules it imports)")
+        raise AgentLoadError(f"{path}: failed to import: {type(exc).__name__}: {exc}{hint}") from exc
+    except (MemoryError, RecursionError) as exc:
+        raise AgentLoadError(
+            f"{path}: failed to import: {type(exc).__name__}: the code is nested too deeply to compile, or its "
+            "import ran out of memory or recursion depth"
+        ) from None
+    except BaseException as exc:  # the agent's module raised while importing
+        raise AgentLoadError(
+            f"{path}: failed to import: {type(exc).__name__}: {exc}"
+        ) from exc
+    chosen = getattr(module, "AGENT", None)
+    if chosen is not None:
+        if not (inspect.isclass(chosen) and issubclass(chosen, Agent)):
+            raise AgentLoadError(f"{path}: AGENT must be a subclass of apdp.Agent")
+        return chosen
+    classes = [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj)
+        and issubclass(obj, Agent)
+        and obj is not Agent
+        and obj.__module__ == module_name
+        and not inspect.isabstract(obj)
+    ]
+    if not classes:
+        raise AgentLoadError(
+            f"{path}: defines no agent; add a class that subclasses apdp.Agent"
+        )
+    if len(classes) > 1:
+        names = ", ".join(c.__name__ for c in classes)
+        raise AgentLoadError(
+            f"{path}: defines several agents ({names}); set AGENT = TheOne at module level"
+        )
+    return classes[0]

@@ -1,0 +1,227 @@
+"""The files of an agent, as apdp reads them on the host: to hash, ship or copy them.
+
+An agent's files are untrusted like its code: a folder may hold a FIFO (reading it waits forever), a
+link to ``/dev/zero`` (reading it never ends) or to a secret elsewhere (copying it would put the
+secret where the agent can read it). Everything apdp does with an agent's files on the host goes
+through :func:`agent_files`, which returns regular files only, never follows a link out of the
+agent's folder, and refuses anything else with one line naming the file and the fix. An agent
+folder can be read by its agent: one that holds apdp's secrets or results (the per-user key file, a
+results store, a match record) is refused the same way, so that no agent ever plays beside them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from apdp.errors import UserError
+
+#: Folders never part of an agent's sources: its build output, Python's bytecode caches.
+SKIPPED_FOLDERS = frozenset({".build", "__pycache__"})
+#: The most files, and bytes, an agent folder may hold.
+MAX_FILES = 20_000
+MAX_BYTES = 512 * 2**20
+#: Files of a results store (:mod:`apdp.tournament.store`): its database, the database's journals, its lock.
+STORE_FILES = frozenset({"tournament.sqlite", "tournament.sqlite-wal", "tournament.sqlite-shm", "tournament.lock"})
+#: How a match record begins (:func:`apdp.referee.record.write_record`), and how much of a JSON file is read
+#: to tell.
+_RECORD_MARK = b'"format": "apdp-record/'
+_RECORD_HEAD = 256
+
+
+class AgentFilesError(UserError):
+    """An agent's file or folder holds something apdp does not read (one line: what, and the fix)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentFile:
+    """A regular file of an agent: where it is, its path relative to the agent, its size and mode."""
+
+    path: Path
+    relative: str
+    size: int
+    mode: int
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def agent_files(agent: str | Path) -> list[AgentFile]:
+    """The regular files of an agent (a file, or a folder less its build output and bytecode
+    caches), sorted by relative path. A link is read as the file it points to when that file lies
+    in the agent's folder; a link out of the folder, a link to a folder, a FIFO, a socket or a
+    device raises AgentFilesError, and so does a folder of more than :data:`MAX_FILES` files or
+    :data:`MAX_BYTES` bytes."""
+    agent = Path(agent)
+    if not agent.is_dir():
+        return [_single(agent)]
+    root = os.path.realpath(agent)
+    found: list[AgentFile] = []
+    total = 0
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            raise AgentFilesError(f"{folder}: cannot list the agent's folder ({exc.strerror})") from None
+        for entry in entries:
+            relative = os.path.relpath(entry.path, root)
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in SKIPPED_FOLDERS:
+                    stack.append(entry.path)
+                continue
+            item = _entry(entry.path, relative, root)
+            _refuse_secrets(item, agent)
+            found.append(item)
+            total += item.size
+            if len(found) > MAX_FILES or total > MAX_BYTES:
+                raise AgentFilesError(
+                    f"{agent}: an agent folder may hold at most {MAX_FILES} files and {MAX_BYTES >> 20} MiB; "
+                    "move what the agent does not need out of it"
+                )
+    return sorted(found, key=lambda f: f.relative)
+
+
+def _refuse_secrets(file: AgentFile, agent: Path) -> None:
+    """AgentFilesError if ``file`` of the agent folder ``agent`` is a key, a results store or a record."""
+    from apdp.referee.seeding import key_file_path
+
+    what = None
+    if file.path.name in STORE_FILES:
+        what = "a results store"
+    elif os.path.realpath(file.path) == os.path.realpath(key_file_path()):
+        what = "apdp's key file"
+    elif file.path.suffix == ".json":
+        with contextlib.suppress(OSError), open(os.path.realpath(file.path), "rb") as f:
+            if _RECORD_MARK in f.read(_RECORD_HEAD).replace(b'"format":"', b'"format": "'):
+                what = "a match record"
+    if what is not None:
+        raise AgentFilesError(
+            f"{file.path} is {what}, inside the folder of agent {agent.name!r}, which the agent can read: "
+            "move it out of the agent's folder"
+        )
+
+
+def _single(path: Path) -> AgentFile:
+    """An agent file: a regular file, or a link to one."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise AgentFilesError(f"{path}: cannot read the agent's file ({exc.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise AgentFilesError(f"{path}: {_kind(st.st_mode)}; an agent must be a regular file")
+    return AgentFile(path, path.name, st.st_size, stat.S_IMODE(st.st_mode))
+
+
+def _entry(path: str, relative: str, root: str) -> AgentFile:
+    """One entry of an agent folder that is not a folder."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        target = os.path.realpath(path)
+        if not _inside(target, root):
+            raise AgentFilesError(
+                f"{path} is a link out of the agent's folder (to {target}); an agent may hold only its own "
+                "files: copy what it needs into its folder, or remove the link"
+            )
+        st = os.stat(target)
+        if stat.S_ISDIR(st.st_mode):
+            raise AgentFilesError(f"{path} is a link to a folder; an agent folder may not hold one: remove it")
+    if not stat.S_ISREG(st.st_mode):
+        raise AgentFilesError(f"{path} is {_kind(st.st_mode)}; an agent folder may hold only regular files: remove it")
+    return AgentFile(Path(path), relative, st.st_size, stat.S_IMODE(st.st_mode))
+
+
+def read_agent_file(file: AgentFile) -> bytes:
+    """The bytes of an agent's regular file (never more than it held when it was listed)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = os.open(os.path.realpath(file.path), flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since it was listed
+            raise AgentFilesError(f"{file.path} changed into {_kind(os.fstat(fd).st_mode)} while apdp read it")
+        chunks = []
+        left = file.size
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def agent_hash(agent: str | Path) -> str:
+    """The SHA-256 (hex) of an agent file's bytes; of an agent folder, of its files' names and bytes
+    (its build output and bytecode caches aside). Only regular files are read (AgentFilesError for
+    anything else)."""
+    h = hashlib.sha256()
+    agent = Path(agent)
+    folder = agent.is_dir()
+    for file in agent_files(agent):
+        if folder:
+            h.update(f"{file.relative}\0".encode())
+        h.update(read_agent_file(file))
+    return h.hexdigest()
+
+
+def check_outside_agents(path: str | Path, agents: Sequence[str | Path], what: str) -> None:
+    """AgentFilesError if ``path`` (where results will be written) lies in the folder of one of the
+    ``agents`` (which its agent can read): ``what`` names it in the message (``--out``, ``--record``)."""
+    target = os.path.realpath(path)
+    for agent in agents:
+        if os.path.isdir(agent) and _inside(target, os.path.realpath(agent)):
+            raise AgentFilesError(
+                f"{what} {path} is inside the folder of agent {Path(agent).name!r}, which the agent can read; "
+                "write results elsewhere"
+            )
+
+
+def regular_file_within(path: str | Path, root: str | Path) -> Path:
+    """``path`` resolved, if it is a regular file inside ``root`` (a link is followed only within
+    it); AgentFilesError otherwise. For copying a file of a project into an agent's folder."""
+    real = os.path.realpath(path)
+    if not _inside(real, os.path.realpath(root)):
+        raise AgentFilesError(f"{path} leads out of {root} (to {real}); copy what the agent needs into {root}")
+    try:
+        mode = os.stat(real).st_mode
+    except OSError as exc:
+        raise AgentFilesError(f"{path}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        raise AgentFilesError(f"{path} is {_kind(mode)}; only regular files are copied")
+    return Path(real)
+
+
+def copy_tree_of(root: str | Path, target: str | Path, suffix: str) -> int:
+    """Copy the regular files of ``root`` whose names end in ``suffix`` into ``target`` (the same
+    tree), reading nothing that is not a regular file inside ``root``; the number copied."""
+    root = Path(root)
+    copied = 0
+    for dirpath, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(dirpath, d))]
+        for name in names:
+            if not name.endswith(suffix):
+                continue
+            source = regular_file_within(os.path.join(dirpath, name), root)
+            destination = Path(target) / os.path.relpath(os.path.join(dirpath, name), root)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(source.read_bytes())
+            copied += 1
+    return copied

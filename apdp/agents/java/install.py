@@ -1,0 +1,377 @@
+"""Installing a Logist agent as an apdp agent folder (``apdp logist add``, ``apdp logist import``).
+
+A Logist agent is one class implementing ``logist.behavior.AuctionBehavior``, given as sources (a
+source root folder: the class and whatever it uses from there are compiled against apdp's host),
+as compiled classes (a folder of ``.class`` files) or as a ``.jar``. It becomes::
+
+    agents/NAME/
+      agent.toml                      how to build and run it (a comment line marks it as ours)
+      src/...                         the sources the class uses (sources only)
+      lib/apdp-logist-host.jar        apdp's Java host: the Logist API and apdp.host.Main
+      lib/java.sh                     starts the JDK's tools within the agent's memory limit
+      lib/classes/, lib/agent/*.jar   the compiled classes (classes or jar only)
+      .build/classes/                 the compiled sources (built here; again when a source changes)
+
+Compiling runs none of the agent's code (no annotation processing); it runs in the sandbox like
+any agent's build when a source changes after the install.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from apdp.agents.files import copy_tree_of, regular_file_within
+from apdp.agents.discovery import AgentNameConflict, AgentNotFound, find_agent
+from apdp.errors import UserError
+from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
+from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
+from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
+from apdp.agents.java.jdk import Jdk, find_jdk
+from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
+
+#: The first line of an agent.toml written here: such a folder may be replaced by a new install.
+MARKER = "# apdp logist agent"
+#: The JVM's options: one collector thread, no shared-memory statistics file, the JVM's own
+#: messages and logs on standard error (standard output carries the protocol), no display.
+JVM_OPTIONS = (
+    "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
+    "-Xlog:all=warning:stderr", "-Xshare:auto", "-Djava.awt.headless=true",
+)
+_LAUNCHER = Path(__file__).resolve().parent / "java.sh"
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+
+
+@dataclass(frozen=True, slots=True)
+class LogistAgent:
+    """An installed Logist agent: its name, folder and class."""
+
+    name: str
+    folder: Path
+    class_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a class comes from: a source root, a folder of classes, or a jar."""
+
+    kind: Literal["sources", "classes", "jar"]
+    root: Path
+    class_name: str
+
+    @property
+    def internal(self) -> str:
+        """The class's name as in class files (``pkg/Name``)."""
+        return self.class_name.replace(".", "/")
+
+
+def default_name(class_name: str) -> str:
+    """An agent name from a class name: ``template.AuctionAgent`` -> ``auction-agent``."""
+    simple = class_name.rsplit(".", 1)[-1]
+    kebab = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1-\2", simple)
+    kebab = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", kebab).lower()
+    return agent_name(kebab)
+
+
+def agent_name(name: str) -> str:
+    """``name`` made a valid agent name (letters, digits, ``-``, ``_``; a letter first)."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-_")
+    if cleaned and not cleaned[0].isalpha():
+        cleaned = "agent-" + cleaned
+    if not _NAME.match(cleaned):
+        raise UserError(f"cannot make an agent name of {name!r}; give one with --name")
+    return cleaned
+
+
+def _declared_package(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    match = _PACKAGE.search(text)
+    return match.group(1) if match else ""
+
+
+def _source_root(path: Path, package: str) -> Path:
+    root = path.parent
+    for _ in package.split(".") if package else []:
+        root = root.parent
+    return root
+
+
+def _pick(found: list[Origin], source: Path, class_name: str) -> Origin:
+    if len(found) == 1:
+        return found[0]
+    preferred = [o for o in found if o.root in (source, source / "src")]
+    if len(preferred) == 1:
+        return preferred[0]
+    places = ", ".join(sorted({f"{o.class_name} in {o.root}" for o in found})[:4])
+    raise UserError(f"{class_name} is ambiguous in {source} ({places}); give the source root folder "
+                    "or the class's full name")
+
+
+def _search_folder(source: Path, class_name: str) -> list[Origin]:
+    simple = class_name.rsplit(".", 1)[-1]
+    wanted_package = class_name.rsplit(".", 1)[0] if "." in class_name else None
+    found: list[Origin] = []
+    for path in sorted(source.rglob(f"{simple}.java")):
+        if not path.is_file():  # a FIFO or a device would never be read to its end
+            continue
+        package = _declared_package(path)
+        if wanted_package is None or package == wanted_package:
+            full = f"{package}.{simple}" if package else simple
+            found.append(Origin("sources", _source_root(path, package), full))
+    if found:
+        return found
+    for path in sorted(source.rglob(f"{simple}.class")):
+        if not path.is_file():
+            continue
+        try:
+            name = read_class(path.read_bytes()).name
+        except (OSError, ClassFileError):
+            continue
+        package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
+        if wanted_package is None or package == wanted_package:
+            found.append(Origin("classes", _source_root(path, package), name.replace("/", ".")))
+    return found
+
+
+def resolve(source: Path, class_name: str) -> Origin:
+    """Where ``class_name`` (full, or simple when unambiguous) is in ``source``; UserError if not."""
+    if not _CLASS.match(class_name):
+        raise UserError(f"{class_name!r} is not a Java class name (e.g. template.AuctionTemplate)")
+    if not source.exists():
+        raise UserError(f"{source}: no such folder or .jar")
+    source = source.resolve()
+    if source.is_file():
+        if source.suffix != ".jar":
+            raise UserError(f"{source}: give a source root folder, a folder of classes or a .jar")
+        return _in_jar(source, class_name)
+    if "." in class_name:
+        rel = class_name.replace(".", "/")
+        if (source / f"{rel}.java").is_file():
+            return Origin("sources", source, class_name)
+        if (source / f"{rel}.class").is_file():
+            return Origin("classes", source, class_name)
+    found = _search_folder(source, class_name)
+    if not found:
+        raise UserError(f"no class {class_name} in {source}: no {class_name.rsplit('.', 1)[-1]}.java or .class "
+                        "there declares it")
+    return _pick(found, source, class_name)
+
+
+def _in_jar(jar: Path, class_name: str) -> Origin:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(jar) as z:
+            names = [n[:-6] for n in z.namelist() if n.endswith(".class")]
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise UserError(f"{jar}: not a readable .jar ({exc})") from None
+    internal = class_name.replace(".", "/")
+    matches = [n for n in names if n == internal or ("." not in class_name and n.rsplit("/", 1)[-1] == internal)]
+    if not matches:
+        raise UserError(f"no class {class_name} in {jar}")
+    if len(matches) > 1:
+        raise UserError(f"{class_name} is ambiguous in {jar} ({', '.join(m.replace('/', '.') for m in matches[:4])}); "
+                        "give the class's full name")
+    return Origin("jar", jar, matches[0].replace("/", "."))
+
+
+def _check_class(classpath: ClassPath, origin: Origin) -> None:
+    info = classpath.info(origin.internal)
+    if info is None:
+        raise UserError(f"no class {origin.class_name} in {origin.root}")
+    if not classpath.implements(origin.internal, AUCTION_BEHAVIOR):
+        raise UserError(f"{origin.class_name} does not implement logist.behavior.AuctionBehavior: "
+                        "it is not a Logist auction agent")
+    if not info.instantiable:
+        raise UserError(f"{origin.class_name} is abstract, an interface or not public: the host cannot create it")
+    if not info.public_no_arg_constructor:
+        raise UserError(f"{origin.class_name} has no public constructor without arguments: the host cannot "
+                        "create it")
+
+
+def _compile(jdk: Jdk, origin: Origin, host: Path, out: Path) -> tuple[str, list[Path]]:
+    """Compile the class and what it uses from its source root into ``out``: the encoding that
+    worked and the sources compiled (relative to the root). UserError with javac's first error."""
+    main = origin.root / f"{origin.internal}.java"
+    options = ["-d", str(out), "-cp", str(host), "-sourcepath", str(origin.root)]
+    done = javac(jdk, options, [main])
+    encoding = "UTF-8"
+    if not done.ok and unmappable(done.output):
+        encoding = "ISO-8859-1"
+        done = javac(jdk, options, [main], encoding=encoding)
+    if not done.ok:
+        raise UserError(f"{origin.class_name} does not compile against the Logist API: "
+                        f"{first_error(done.output, origin.root)}")
+    used: set[Path] = set()
+    for path in out.rglob("*.class"):
+        info = read_class(path.read_bytes())
+        if info.source_file:
+            package = info.name.rsplit("/", 1)[0] if "/" in info.name else ""
+            rel = Path(package) / info.source_file
+            if (origin.root / rel).is_file():
+                used.add(rel)
+    return encoding, sorted(used)
+
+
+def _toml_list(values: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "]"
+
+
+def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", note: str = "") -> str:
+    """The agent.toml of a Logist agent."""
+    launcher = ["/bin/sh", "{dir}/lib/java.sh"]
+    host = f"{{dir}}/lib/{HOST_JAR}"
+    lines = [
+        f"{MARKER}: class {origin.class_name}{note}.",
+        "# It runs in its own JVM through apdp's Java host (lib/apdp-logist-host.jar: the Logist API);",
+        "# lib/java.sh gives the JVM's heap the agent's memory limit less 256 MiB (at least half of it).",
+    ]
+    if origin.kind == "sources":
+        classpath = f"{host}:{{dir}}/.build/classes"
+        main = f"{{dir}}/src/{origin.internal}.java"
+        build = [*launcher, str(jdk.javac), *BASE_OPTIONS, "-encoding", encoding,
+                 "-d", "{dir}/.build/classes", "-cp", host, "-sourcepath", "{dir}/src", main]
+        lines.append(f"build = {_toml_list(build)}")
+    elif origin.kind == "classes":
+        classpath = f"{host}:{{dir}}/lib/classes"
+    else:
+        classpath = f"{host}:{{dir}}/lib/agent/*"
+    command = [*launcher, str(jdk.java), *JVM_OPTIONS, "-cp", classpath, MAIN_CLASS, origin.class_name, name]
+    lines.append(f"command = {_toml_list(command)}")
+    return "\n".join(lines) + "\n"
+
+
+def _target(agents_dir: Path, name: str, replace: bool) -> Path:
+    """The folder agent ``name`` goes to; refuses to replace or shadow another agent."""
+    target = agents_dir / name
+    if target.exists():
+        toml = target / PROGRAM_FILE
+        ours = toml.is_file() and toml.read_text(encoding="utf-8", errors="replace").startswith(MARKER)
+        if not (ours or replace):
+            raise UserError(f"{target} exists and is not a Logist agent installed by apdp; choose another "
+                            "--name or remove it")
+        return target
+    if (agents_dir / f"{name}.py").exists():
+        raise UserError(f"{agents_dir / (name + '.py')} already plays as {name!r}; choose another --name")
+    try:
+        other = find_agent(name)
+    except AgentNotFound:
+        return target
+    except AgentNameConflict as exc:
+        raise UserError(f"the name {name!r} is taken ({exc}); choose another --name") from None
+    raise UserError(f"an agent named {name!r} already exists ({other.path}); choose another --name")
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """Put ``staging`` in place of ``target`` (an older install is removed)."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.rename(target, old)
+    os.rename(staging, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def install(origin: Origin, name: str, agents_dir: Path, *, compile_now: bool = True, replace: bool = False,
+            note: str = "", sources: Mapping[str, str] | None = None) -> LogistAgent:
+    """Install ``origin`` as agent ``name`` in ``agents_dir``.
+
+    ``compile_now`` compiles the sources here (UserError with the compiler's first error, or when
+    the class is no auction agent) and marks the folder built; without it the first match builds
+    it in the sandbox, and a compile error is that agent's fault (the LLM harness's check).
+    ``sources`` (relative path -> text) is written as the source root instead of copying one.
+    """
+    if not compile_now and origin.kind == "sources" and sources is None:
+        raise ValueError("an install that does not compile writes its sources: give them")
+    jdk = find_jdk()
+    host = host_jar(jdk)
+    name = agent_name(name)
+    try:
+        agents_dir.mkdir(parents=True, exist_ok=True)
+        return _install(jdk, host, origin, name, agents_dir, compile_now, replace, note, sources)
+    except OSError as exc:
+        raise UserError(f"cannot install {name!r} in {agents_dir}: {exc.strerror or exc}") from None
+
+
+def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, compile_now: bool, replace: bool,
+             note: str, sources: Mapping[str, str] | None) -> LogistAgent:
+    target = _target(agents_dir, name, replace)
+    with tempfile.TemporaryDirectory(dir=agents_dir, prefix=f".{name}.installing-") as tmp:
+        staging = Path(tmp) / name
+        lib = staging / "lib"
+        lib.mkdir(parents=True)
+        shutil.copyfile(host, lib / HOST_JAR)
+        shutil.copyfile(_LAUNCHER, lib / "java.sh")
+        encoding = "UTF-8"
+        if origin.kind == "sources":
+            src = staging / "src"
+            if sources is not None:
+                for file, text in sources.items():
+                    written = _source_within(src, file)
+                    written.parent.mkdir(parents=True, exist_ok=True)
+                    written.write_text(text, encoding="utf-8")
+            if compile_now:
+                classes = staging / ".build" / "classes"
+                root = origin.root if sources is None else src
+                encoding, used = _compile(jdk, Origin("sources", root, origin.class_name), host, classes)
+                _check_class(ClassPath([classes, lib / HOST_JAR]), origin)
+                if sources is None:
+                    for rel in used:
+                        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(regular_file_within(origin.root / rel, origin.root), src / rel)
+        elif origin.kind == "classes":
+            copy_tree_of(origin.root, lib / "classes", ".class")
+            _check_class(ClassPath([lib / "classes", lib / HOST_JAR]), origin)
+        else:
+            (lib / "agent").mkdir()
+            jar = regular_file_within(origin.root, origin.root.parent)
+            shutil.copyfile(jar, lib / "agent" / origin.root.name)
+            _check_class(ClassPath([lib / "agent" / origin.root.name, lib / HOST_JAR]), origin)
+        (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note),
+                                            encoding="utf-8")
+        _swap(staging, target)
+    if compile_now and origin.kind == "sources":
+        mark_built(read_program(target))
+    return LogistAgent(name, target, origin.class_name)
+
+
+def _source_within(src: Path, relative: str) -> Path:
+    """``src / relative`` for a source file given by name, refusing any name that would leave ``src``
+    (absolute, ``..``, empty parts) or is not a ``.java`` file."""
+    parts = relative.split("/")
+    if (not relative.endswith(".java") or relative.startswith("/") or "\\" in relative
+            or any(part in ("", ".", "..") for part in parts)):
+        raise UserError(f"bad source file name {relative[:80]!r}: use a relative path such as 'pkg/Agent.java'")
+    path = src.joinpath(*parts)
+    if not path.resolve().is_relative_to(src.resolve()):
+        raise UserError(f"source file {relative[:80]!r} would be written outside the agent's folder")
+    return path
+
+
+def add_agent(source: Path, class_name: str, *, name: str | None = None, agents_dir: Path = Path("agents"),
+              params: Mapping[str, str] | None = None) -> LogistAgent:
+    """``apdp logist add``: install ``class_name`` from ``source`` (UserError says what is wrong)."""
+    find_jdk()  # no JDK: say so before anything else
+    origin = resolve(source, class_name)
+    chosen = agent_name(name) if name is not None else default_name(origin.class_name)
+    if name is not None and chosen != name:
+        raise UserError(f"bad agent name {name!r}: use a letter then letters, digits, '-' or '_' (max 64)")
+    agent = install(origin, chosen, agents_dir, note=f", from {source}")
+    if params:
+        from apdp.agents.java.params import set_params
+
+        set_params(agents_dir, agent.name, params)
+    return agent

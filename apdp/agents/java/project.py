@@ -1,0 +1,111 @@
+"""Importing every agent of a Logist project (``apdp logist import PROJECT``): the agents listed in
+its ``config/agents.xml``, each under its name there, with its ``<set>`` values as parameters.
+
+::
+
+    <agents>
+      <agent name="auction-main">
+        <set class-path="bin/"/>
+        <set class-name="template.AuctionMain"/>
+        <set margin="1.2"/>
+      </agent>
+    </agents>
+
+A class is compiled from the project's sources when they are there (any source root under the
+project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar).
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apdp.errors import UserError
+from apdp.agents.java.install import LogistAgent, agent_name, install, resolve
+from apdp.agents.java.jdk import find_jdk
+from apdp.agents.java.params import set_params
+
+#: Where a project lists its agents.
+AGENTS_XML = Path("config") / "agents.xml"
+#: ``<set>`` keys that say where the class is rather than parameterise it.
+LOCATION_KEYS = ("class-path", "class-name")
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectAgent:
+    """One ``<agent>`` of agents.xml."""
+
+    name: str
+    class_name: str
+    class_path: str | None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def read_agents_xml(path: Path) -> list[ProjectAgent]:
+    """The agents of an agents.xml file (UserError naming the file and the item when broken)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the project's agent list ({exc.strerror})") from None
+    if b"<!ENTITY" in data:
+        raise UserError(f"{path}: declares XML entities, which are not supported")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise UserError(f"{path}: not valid XML ({exc})") from None
+    if root.tag != "agents":
+        raise UserError(f"{path}: expected <agents> at the top, found <{root.tag}>")
+    agents: list[ProjectAgent] = []
+    for k, element in enumerate(root.findall("agent"), 1):
+        name = element.get("name")
+        if not name:
+            raise UserError(f"{path}: agent {k} has no name=")
+        values: dict[str, str] = {}
+        for item in element.findall("set"):
+            values.update(item.attrib)
+        if "class-name" not in values:
+            raise UserError(f"{path}: agent {name!r} has no <set class-name=.../>")
+        params = {key: value for key, value in values.items() if key not in LOCATION_KEYS}
+        agents.append(ProjectAgent(name, values["class-name"], values.get("class-path"), params))
+    if not agents:
+        raise UserError(f"{path}: lists no <agent>")
+    return agents
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import installed, and each agent it could not install with why."""
+
+    installed: list[LogistAgent]
+    failed: list[tuple[str, str]]
+
+
+def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportResult:
+    """Install every agent of ``project``'s agents.xml; one that fails does not stop the others."""
+    find_jdk()
+    if not project.is_dir():
+        raise UserError(f"{project}: no such project folder")
+    listed = read_agents_xml(project / AGENTS_XML)
+    installed: list[LogistAgent] = []
+    failed: list[tuple[str, str]] = []
+    for entry in listed:
+        try:
+            try:
+                origin = resolve(project, entry.class_name)
+            except UserError:
+                if entry.class_path is None:
+                    raise
+                class_path = project / entry.class_path
+                if not os.path.realpath(class_path).startswith(os.path.realpath(project) + os.sep):
+                    raise UserError(f"agent {entry.name!r}: its class-path {entry.class_path!r} leads out of the "
+                                    f"project folder {project}; keep the agent's classes or jar inside it") from None
+                origin = resolve(class_path, entry.class_name)
+            name = agent_name(entry.name)
+            agent = install(origin, name, agents_dir, note=f", agent {entry.name!r} of {project.resolve()}")
+            set_params(agents_dir, agent.name, entry.params)
+            installed.append(agent)
+        except UserError as exc:
+            failed.append((entry.name, str(exc)))
+    return ImportResult(installed, failed)

@@ -1,0 +1,166 @@
+"""Exact cheapest insertion of one task into routes, in one linear sweep per route.
+
+Inserting a task (pickup city P, delivery city D, weight w) into a route ``s_0 .. s_{n-1}`` puts
+the pickup before original position ``i`` and the delivery before original position ``j >= i``.
+With ``c_{-1}`` the vehicle's home and ``c_k`` the city of ``s_k``, the extra distance is
+
+* ``i == j``: ``d(c_{i-1}, P) + d(P, D) + d(D, c_i) - d(c_{i-1}, c_i)`` (the last two terms only
+  when ``i < n``: routes are open);
+* ``i < j``: ``A_i + B_j`` with ``A_i = d(c_{i-1}, P) + d(P, c_i) - d(c_{i-1}, c_i)`` and
+  ``B_j = d(c_{j-1}, D) + d(D, c_j) - d(c_{j-1}, c_j)`` (``B_n = d(c_{n-1}, D)``).
+
+The task is on board between the two, so every load after stops ``i-1 .. j-1`` plus ``w`` must fit
+the capacity. Sweeping ``j`` from 0 to ``n`` while keeping the best ``A_i`` of the current window of
+feasible loads (reset when a load does not fit) finds the optimum in O(n).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from apdp.baselines.planning.problem import CAPACITY_SLACK, Problem
+from apdp.baselines.planning.solution import Solution
+
+INFINITY = float("inf")
+
+
+@dataclass(frozen=True, slots=True)
+class Insertion:
+    """Where to insert a task: vehicle, pickup and delivery positions (in the original route)."""
+
+    cost: float
+    vehicle: int
+    pickup_at: int
+    deliver_at: int
+
+    @property
+    def feasible(self) -> bool:
+        """False when no vehicle can take the task."""
+        return self.vehicle >= 0
+
+
+NO_INSERTION = Insertion(INFINITY, -1, -1, -1)
+
+
+def best_route_insertion(
+    problem: Problem, vehicle: int, route: list[int], slot: int
+) -> tuple[float, int, int]:
+    """Cheapest (extra km, pickup position, delivery position) of ``slot`` in one route.
+
+    Returns ``(inf, -1, -1)`` when the task never fits. The cost is in kilometres: multiply by the
+    vehicle's cost per km.
+    """
+    city = problem.stop_city
+    load_of = problem.stop_load
+    dist = problem.dist
+    code = 2 * slot
+    w = load_of[code]
+    room = problem.capacities[vehicle] + CAPACITY_SLACK - w
+    if room < 0:
+        return INFINITY, -1, -1
+    p_city = city[code]
+    d_city = city[code + 1]
+    row_p = dist[p_city]
+    row_d = dist[d_city]
+    p_to_d = row_p[d_city]
+    best = INFINITY
+    best_i = best_j = -1
+    best_a = INFINITY
+    best_a_i = -1
+    # distances from the previous stop's city, carried along the sweep (fewer list lookups)
+    prev_row = dist[problem.homes[vehicle]]
+    prev_p = row_p[problem.homes[vehicle]]
+    prev_d = row_d[problem.homes[vehicle]]
+    load = 0.0
+    j = 0
+    for stop in route:
+        c = city[stop]
+        here_p = row_p[c]
+        here_d = row_d[c]
+        if load <= room:
+            base = prev_row[c]
+            # the delivery before c_j, the pickup earlier in the window
+            extra = best_a + (prev_d + here_d - base)
+            if extra < best:
+                best = extra
+                best_i, best_j = best_a_i, j
+            # both before c_j
+            extra = prev_p + p_to_d + here_d - base
+            if extra < best:
+                best = extra
+                best_i = best_j = j
+            extra = prev_p + here_p - base
+            if extra < best_a:
+                best_a = extra
+                best_a_i = j
+        else:
+            best_a = INFINITY
+        load += load_of[stop]
+        prev_row = dist[c]
+        prev_p = here_p
+        prev_d = here_d
+        j += 1
+    if load <= room:
+        extra = best_a + prev_d
+        if extra < best:
+            best = extra
+            best_i, best_j = best_a_i, j
+        extra = prev_p + p_to_d
+        if extra < best:
+            best = extra
+            best_i = best_j = j
+    return best, best_i, best_j
+
+
+def cheapest_insertion(
+    solution: Solution, slot: int, vehicles: Sequence[int] | None = None
+) -> Insertion:
+    """The cheapest place for task ``slot`` (cost in money), or NO_INSERTION.
+
+    ``vehicles`` restricts the search to some vehicles (default: all of them).
+    """
+    problem = solution.problem
+    best = NO_INSERTION
+    routes = solution.routes
+    for v in range(len(routes)) if vehicles is None else vehicles:
+        km, i, j = best_route_insertion(problem, v, routes[v], slot)
+        if i < 0:
+            continue
+        cost = km * problem.costs_per_km[v]
+        if cost < best.cost:
+            best = Insertion(cost, v, i, j)
+    return best
+
+
+def apply_insertion(solution: Solution, slot: int, where: Insertion) -> None:
+    """Insert task ``slot`` at ``where`` in place, updating the route's cost."""
+    route = solution.routes[where.vehicle]
+    route.insert(where.deliver_at, 2 * slot + 1)
+    route.insert(where.pickup_at, 2 * slot)
+    solution.costs[where.vehicle] += where.cost
+
+
+def insert_task(solution: Solution, slot: int, vehicles: Sequence[int] | None = None) -> float:
+    """Insert task ``slot`` at its cheapest place in place; returns the cost increase.
+
+    Raises ValueError if no allowed vehicle can take it (with all vehicles allowed this cannot
+    happen: a problem only accepts tasks that some vehicle fits).
+    """
+    where = cheapest_insertion(solution, slot, vehicles)
+    if not where.feasible:
+        raise ValueError(f"task {solution.problem.tasks[slot].id} fits no vehicle")
+    apply_insertion(solution, slot, where)
+    return where.cost
+
+
+def construct(
+    solution: Solution, slots: Sequence[int], vehicles: Sequence[int] | None = None
+) -> Solution:
+    """Insert each task of ``slots``, in that order, at its cheapest place (in place; returned).
+
+    ``vehicles`` restricts the insertions to some vehicles (ValueError if a task fits none).
+    """
+    for slot in slots:
+        insert_task(solution, slot, vehicles)
+    return solution

@@ -1,0 +1,235 @@
+"""Anytime improvement of a solution: large-neighbourhood search with simulated annealing.
+
+Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness or
+as a stretch of one route, then reinsert each at its cheapest place in a random order) or moves a
+whole route (swap two vehicles' routes, or append one vehicle's route to another's). A candidate is
+accepted when it is cheaper, or with probability ``exp(-increase / T)``; the temperature ``T``
+falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
+initial cost per task) over the run. After ``restart_after`` iterations without a new best
+solution the search goes back to the best one (annealing wanders far from it on long runs).
+
+Runs are reproducible: with ``max_iterations`` the schedule follows the iteration count and every
+choice comes from the given ``random.Random``, so the result depends on the seed only; the
+deadline is then only a safety cap. Without ``max_iterations`` the schedule follows the clock.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from apdp.referee.deadline import Deadline
+from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
+from apdp.baselines.planning.solution import Solution
+
+
+@dataclass(frozen=True, slots=True)
+class LnsSettings:
+    """Tunable numbers of the search."""
+
+    #: fewest and most tasks removed per iteration (the most is also capped by ``remove_share``)
+    min_remove: int = 1
+    max_remove: int = 15
+    #: at most this share of the tasks is removed at once
+    remove_share: float = 0.5
+    #: initial and final temperature, as fractions of the initial cost per task
+    start_temperature: float = 1.0
+    end_temperature: float = 0.002
+    #: chance that an iteration moves whole routes instead of tasks
+    route_move_chance: float = 0.05
+    #: chances of related and route-stretch removal (the rest is random removal)
+    related_chance: float = 0.4
+    stretch_chance: float = 0.3
+    #: share of the budget spent comparing fleet uses (see ``improve``)
+    fleet_share: float = 0.6
+    #: go back to the best solution after this many iterations without a new best (0: never)
+    restart_after: int = 1000
+
+
+DEFAULT_SETTINGS = LnsSettings()
+
+
+def improve(
+    solution: Solution,
+    rng: random.Random,
+    *,
+    deadline: Deadline | None = None,
+    max_iterations: int | None = None,
+    settings: LnsSettings = DEFAULT_SETTINGS,
+    explore_fleet: bool = True,
+) -> Solution:
+    """The best solution found starting from ``solution`` (which is left untouched).
+
+    Stops after ``max_iterations`` iterations or at ``deadline``, whichever comes first; at least
+    one of them must be given. Returns quickly (one iteration) when the deadline has passed.
+
+    With ``explore_fleet`` and several vehicles, a first share of the budget
+    (``settings.fleet_share``) also searches from every single vehicle carrying everything (when
+    it can): open routes make "one long route or several?" a choice local moves rarely undo.
+    The best start then gets the rest of the budget.
+    """
+    if deadline is None and max_iterations is None:
+        raise ValueError("improve needs a deadline or max_iterations")
+    deadline = deadline or Deadline.never()
+    problem = solution.problem
+    slots = solution.slots()
+    starts: list[tuple[Solution, list[int] | None]] = [(solution, None)]
+    if explore_fleet and problem.vehicle_count > 1 and len(slots) > 2:
+        peak = max((problem.stop_load[2 * s] for s in slots), default=0.0)
+        for v in range(problem.vehicle_count):
+            if peak <= problem.capacities[v] + 1e-9:
+                alone = construct(Solution.empty(problem), slots, [v])
+                starts.append((alone, [v]))
+    if len(starts) == 1:
+        return anneal(solution, rng, deadline, max_iterations, settings)
+    share = settings.fleet_share / len(starts)
+    now = time.monotonic()
+    span = deadline.at - now
+    found: list[Solution] = []
+    for k, (start, allowed) in enumerate(starts):
+        stage_deadline = Deadline(min(deadline.at, now + span * share * (k + 1)))
+        stage_iterations = None if max_iterations is None else int(max_iterations * share)
+        found.append(anneal(start, rng, stage_deadline, stage_iterations, settings, allowed))
+    best = min(found, key=lambda s: s.cost)
+    rest = None if max_iterations is None else max_iterations - len(starts) * int(max_iterations * share)
+    return anneal(best, rng, deadline, rest, settings)
+
+
+def anneal(
+    solution: Solution,
+    rng: random.Random,
+    deadline: Deadline,
+    max_iterations: int | None,
+    settings: LnsSettings = DEFAULT_SETTINGS,
+    allowed: list[int] | None = None,
+) -> Solution:
+    """One simulated-annealing LNS run (see the module docstring); ``allowed`` limits vehicles."""
+    current = solution.copy()
+    current.refresh()
+    best = current.copy()
+    slots = current.slots()
+    n = len(slots)
+    if n == 0 or (max_iterations is not None and max_iterations <= 0):
+        return best
+    current_cost = best_cost = current.cost
+    per_task = current_cost / n if current_cost > 0 else 1.0
+    t_start = settings.start_temperature * per_task
+    t_ratio = settings.end_temperature / settings.start_temperature
+    start = time.monotonic()
+    span = deadline.at - start
+    most = max(settings.min_remove, min(settings.max_remove, int(n * settings.remove_share)))
+    least = min(settings.min_remove, most)
+    vehicles = current.problem.vehicle_count if allowed is None else len(allowed)
+    iteration = 0
+    last_best = 0
+    while True:
+        if max_iterations is not None:
+            if iteration >= max_iterations:
+                break
+            progress = iteration / max_iterations
+        else:
+            progress = (time.monotonic() - start) / span if span > 0 else 1.0
+        if deadline.expired():
+            break
+        iteration += 1
+        temperature = t_start * t_ratio**progress
+        if vehicles > 1 and allowed is None and rng.random() < settings.route_move_chance:
+            candidate = route_move(current, rng)
+            if candidate is None:
+                continue
+        else:
+            candidate = current.copy()
+            removed = choose_removal(candidate, slots, rng.randint(least, most), rng, settings)
+            ruin(candidate, removed)
+            rng.shuffle(removed)
+            for slot in removed:
+                apply_insertion(candidate, slot, cheapest_insertion(candidate, slot, allowed))
+        cost = candidate.cost
+        delta = cost - current_cost
+        if delta < 0 or (temperature > 0 and rng.random() < math.exp(-delta / temperature)):
+            current, current_cost = candidate, cost
+            if cost < best_cost - 1e-9:
+                best, best_cost = candidate.copy(), cost
+                last_best = iteration
+        if settings.restart_after and iteration - last_best >= settings.restart_after:
+            current, current_cost = best.copy(), best_cost
+            last_best = iteration
+    best.refresh()
+    return best
+
+
+def choose_removal(
+    solution: Solution, slots: list[int], count: int, rng: random.Random, settings: LnsSettings
+) -> list[int]:
+    """Which tasks to take out: related to a random one, a stretch of a route, or at random."""
+    draw = rng.random()
+    if draw < settings.related_chance:
+        return related_tasks(solution, slots, count, rng)
+    if draw < settings.related_chance + settings.stretch_chance:
+        return route_stretch(solution, count, rng) or rng.sample(slots, count)
+    return rng.sample(slots, count)
+
+
+def related_tasks(solution: Solution, slots: list[int], count: int, rng: random.Random) -> list[int]:
+    """A random task and the ``count - 1`` tasks whose pickups and deliveries are nearest to it."""
+    problem = solution.problem
+    city = problem.stop_city
+    dist = problem.dist
+    seed = rng.choice(slots)
+    row_p = dist[city[2 * seed]]
+    row_d = dist[city[2 * seed + 1]]
+    scored = sorted(
+        slots,
+        key=lambda s: (row_p[city[2 * s]] + row_d[city[2 * s + 1]]) * (1.0 + 0.3 * rng.random()),
+    )
+    return scored[:count]
+
+
+def route_stretch(solution: Solution, count: int, rng: random.Random) -> list[int]:
+    """Tasks with a stop among about ``count`` consecutive stops of one route."""
+    routes = [r for r in solution.routes if r]
+    if not routes:
+        return []
+    route = rng.choice(routes)
+    length = min(len(route), count)
+    first = rng.randint(0, len(route) - length)
+    found: list[int] = []
+    for code in route[first : first + length]:
+        if code >> 1 not in found:
+            found.append(code >> 1)
+    return found
+
+
+def ruin(solution: Solution, removed: list[int]) -> None:
+    """Remove the tasks in ``removed`` from their routes, in place, updating costs."""
+    gone = set(removed)
+    for v, route in enumerate(solution.routes):
+        kept = [c for c in route if (c >> 1) not in gone]
+        if len(kept) != len(route):
+            solution.routes[v] = kept
+            solution.refresh(v)
+
+
+def route_move(solution: Solution, rng: random.Random) -> Solution | None:
+    """Swap two vehicles' routes, or append one route to another; None if capacities forbid it."""
+    problem = solution.problem
+    a, b = rng.sample(range(problem.vehicle_count), 2)
+    ra, rb = solution.routes[a], solution.routes[b]
+    if not ra and not rb:
+        return None
+    peak_a, peak_b = problem.route_peak_load(ra), problem.route_peak_load(rb)
+    candidate = solution.copy()
+    if rng.random() < 0.5:
+        if peak_a > problem.capacities[b] + 1e-9 or peak_b > problem.capacities[a] + 1e-9:
+            return None
+        candidate.routes[a], candidate.routes[b] = rb[:], ra[:]
+    else:
+        if not ra or peak_a > problem.capacities[b] + 1e-9:
+            return None
+        candidate.routes[b] = rb + ra
+        candidate.routes[a] = []
+    candidate.refresh(a)
+    candidate.refresh(b)
+    return candidate

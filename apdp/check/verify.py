@@ -1,0 +1,273 @@
+"""Re-checking a match record from its own content: every rule of the game, every figure.
+
+``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
+checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
+winner. Every number must be finite and within its range (bids by the bid rule, at most
+:data:`apdp.game.auction.MAX_BID`; figures at most :data:`MAX_FIGURE` in size). It returns every problem
+found, in plain words. The record of a match the referee could not finish is no valid record: it
+says why.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from apdp.game.auction import check_bid, lowest_bidders
+from apdp.game.company import Company, Vehicle
+from apdp.errors import UserError
+from apdp.game.fault import PHASES, FaultKind
+from apdp.game.plan import check_plans, company_cost, plans_from_json
+from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
+from apdp.game.task import Task
+from apdp.game.topology import TopologyError
+
+#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
+MAX_FIGURE = 1e18
+
+
+def _in_range(value: int | float) -> int | float:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a finite number, got {value}")
+    if abs(value) > MAX_FIGURE:
+        raise ValueError(f"must be at most {MAX_FIGURE:.0e} in size, got {value:.6g}")
+    return value
+
+
+#: A number of a record: finite, and at most MAX_FIGURE in size.
+Number = Annotated[int | float, AfterValidator(_in_range)]
+
+
+class _Vehicle(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    home: str
+    capacity: Number
+    cost_per_km: Number
+
+
+class _Company(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    vehicles: list[_Vehicle]
+
+
+class _Task(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: int = Field(ge=0, lt=2**63)
+    pickup: str
+    delivery: str
+    weight: Number
+    reward: int | None = None
+
+
+class _Auction(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    task: int
+    bids: list[Number | None]
+    winner: int | None
+
+
+class _Fault(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    agent: int
+    kind: str
+    phase: Literal["setup", "bid", "auction_result", "plan"]
+    task: int | None
+    message: str
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    revenue: list[Number]
+    cost: list[Number]
+    profit: list[Number]
+    winner: int | None
+    faults: list[_Fault]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    format: str
+    topology: str
+    seed: int = Field(ge=0, lt=2**63)
+    agents: list[str]
+    companies: list[_Company]
+    tasks: list[_Task]
+    auctions: list[_Auction]
+    plans: list[list[list[Any]] | None]
+    result: _Result
+    network: dict[str, Any] | None = None
+    ties: Literal["random", "first"] = "random"
+
+
+class UnreadableRecord(UserError):
+    """The file is not a record at all (not JSON, not an object, wrong format)."""
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Load a record file; UnreadableRecord if it cannot be read as an apdp record."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UnreadableRecord(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise UnreadableRecord(f"{path}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise UnreadableRecord(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise UnreadableRecord(f"{path}: a record is a JSON object, got {type(data).__name__}")
+    if data.get("format") != RECORD_FORMAT:
+        raise UnreadableRecord(
+            f"{path}: format is {data.get('format')!r}, expected {RECORD_FORMAT!r}"
+        )
+    return data
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+
+
+def verify_record(data: dict[str, Any]) -> list[str]:
+    """Every problem of a record, in plain words; an empty list means the record is valid."""
+    failure = referee_error(data)
+    if failure is not None:
+        return [f"the referee could not finish this match (apdp's failure, not an agent's): {failure}"]
+    try:
+        rec = _Record.model_validate(data)
+    except ValidationError as exc:
+        return [
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:20]
+        ]
+    problems: list[str] = []
+    try:
+        topology = record_topology(data)
+    except TopologyError as exc:
+        return [f"topology: {exc}"]
+    n = len(rec.agents)
+    if len(rec.companies) != n:
+        problems.append(f"{n} agents but {len(rec.companies)} companies")
+        return problems
+    companies: list[Company] = []
+    for c, comp in enumerate(rec.companies):
+        vehicles = []
+        for v, veh in enumerate(comp.vehicles):
+            if veh.home not in topology:
+                problems.append(f"company {c} vehicle {v}: unknown city {veh.home!r}")
+            if not (veh.capacity > 0 and veh.cost_per_km > 0):
+                problems.append(f"company {c} vehicle {v}: capacity and cost per km must be > 0")
+            vehicles.append(Vehicle(veh.name, veh.home, veh.capacity, veh.cost_per_km))
+        companies.append(Company(comp.name, tuple(vehicles)))
+    tasks: dict[int, Task] = {}
+    for t in rec.tasks:
+        if t.id in tasks:
+            problems.append(f"task {t.id}: id used twice")
+        for city in (t.pickup, t.delivery):
+            if city not in topology:
+                problems.append(f"task {t.id}: unknown city {city!r}")
+        if not t.weight > 0:
+            problems.append(f"task {t.id}: weight must be > 0")
+        if t.reward is not None and t.reward < 0:
+            problems.append(f"task {t.id}: reward must be >= 0")
+        tasks[t.id] = Task(t.id, t.pickup, t.delivery, t.weight, t.reward)
+    if problems:
+        return problems
+
+    faulty = {f.agent for f in rec.result.faults}
+    for f in rec.result.faults:
+        if not 0 <= f.agent < n:
+            problems.append(f"fault of unknown agent {f.agent}")
+        if f.kind not in {k.value for k in FaultKind}:
+            problems.append(f"fault of agent {f.agent}: unknown kind {f.kind!r}")
+        assert f.phase in PHASES
+
+    # Auctions: one per task, in order; the lowest bid wins.
+    won: list[list[Task]] = [[] for _ in range(n)]
+    revenue = [0.0] * n
+    order = [t.id for t in rec.tasks]
+    if [a.task for a in rec.auctions] != order:
+        problems.append("auctions do not follow the tasks one by one in order")
+    for k, auction in enumerate(rec.auctions):
+        label = f"auction {k} (task {auction.task})"
+        if len(auction.bids) != n:
+            problems.append(f"{label}: {len(auction.bids)} bids for {n} agents")
+            continue
+        for i, bid in enumerate(auction.bids):
+            problem = check_bid(bid)
+            if problem:
+                problems.append(f"{label}: agent {i}: {problem}")
+        low = lowest_bidders(auction.bids)
+        if auction.winner is None:
+            if low:
+                problems.append(f"{label}: no winner although agent {low[0]} bid")
+            continue
+        if not 0 <= auction.winner < n:
+            problems.append(f"{label}: winner {auction.winner} is not an agent")
+            continue
+        winning_bid = auction.bids[auction.winner]
+        if winning_bid is not None:
+            revenue[auction.winner] += float(winning_bid)
+        if auction.winner not in low:
+            lowest = f"{auction.bids[low[0]]!r} by agent {low[0]}" if low else "no bids at all"
+            problems.append(
+                f"{label}: won by agent {auction.winner} with {winning_bid!r}, "
+                f"not the lowest bid ({lowest})"
+            )
+        elif rec.ties == "first" and auction.winner != low[0]:
+            problems.append(
+                f"{label}: won by agent {auction.winner}, but a tie goes to the agent listed first "
+                f"(agent {low[0]})"
+            )
+        if auction.task in tasks:
+            won[auction.winner].append(tasks[auction.task])
+
+    # Plans: every sound agent's plans are valid; a plan fault's plans really are invalid.
+    if len(rec.plans) != n:
+        problems.append(f"{len(rec.plans)} plan entries for {n} agents")
+        return problems
+    plan_faults = {f.agent for f in rec.result.faults if f.kind == FaultKind.INVALID_PLAN}
+    costs: list[float] = []
+    for i, raw in enumerate(rec.plans):
+        if raw is None:
+            costs.append(0.0)
+            if i not in faulty:
+                problems.append(f"agent {i}: no plans but no fault either")
+            continue
+        try:
+            plans = plans_from_json(raw)
+        except ValueError as exc:
+            problems.append(f"agent {i}: {exc}")
+            costs.append(0.0)
+            continue
+        violations = check_plans(topology, companies[i].vehicles, plans, won[i], tasks)
+        if i not in faulty:
+            problems += [f"agent {i}, {v}" if v.vehicle is not None else f"agent {i}: {v}"
+                         for v in violations]
+        elif i in plan_faults and not violations:
+            problems.append(f"agent {i}: recorded as an invalid plan, but its plan is valid")
+        costs.append(company_cost(topology, companies[i].vehicles, plans))
+
+    # Result: the figures add up and the winner follows from them.
+    profit = [r - c for r, c in zip(revenue, costs, strict=True)]
+    res = rec.result
+    for name, got, want in (("revenue", res.revenue, revenue), ("cost", res.cost, costs),
+                            ("profit", res.profit, profit)):
+        if len(got) != n:
+            problems.append(f"result.{name}: {len(got)} values for {n} agents")
+            continue
+        for i in range(n):
+            if not _close(float(got[i]), want[i]):
+                problems.append(
+                    f"result.{name} of agent {i} is {got[i]:.6g}, but the record adds up to {want[i]:.6g}"
+                )
+    expected = match_winner(profit, faulty)
+    if res.winner != expected:
+        who = "nobody" if expected is None else f"agent {expected}"
+        problems.append(f"result.winner is {res.winner}, but by the profits and faults {who} wins")
+    return problems

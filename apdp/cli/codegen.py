@@ -1,0 +1,258 @@
+"""``apdp codegen``: render prompts, ingest a model's reply, check an agent, run the generation loop."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from apdp.agents.discovery import find_agent
+from apdp.errors import UserError
+from apdp.files import write_atomically
+from apdp.agents.program import is_program
+
+if TYPE_CHECKING:
+    from apdp.codegen.client import ChatClient
+    from apdp.testing import CheckConfig
+
+# The prompts, the check (the referee) and the generation loop are imported by the commands that use
+# them: `apdp --help` and the other commands do not load them.
+
+codegen_app = typer.Typer(
+    name="codegen",
+    help="Generate agents with a language model: prompt, ingest, check, run (Refine@K).",
+    no_args_is_help=True,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+AgentsDir = Annotated[Path, typer.Option("--agents-dir", help="Folder of generated agents.", file_okay=False)]
+Tasks = Annotated[int, typer.Option(help="Tasks per check match.")]
+Seed = Annotated[int, typer.Option(help="Seed of the check matches.")]
+SetupTimeout = Annotated[float | None, typer.Option(help="Seconds for setup (default 10).")]
+BidTimeout = Annotated[float | None, typer.Option(help="Seconds per bid (default 2.5).")]
+PlanTimeout = Annotated[float | None, typer.Option(help="Seconds for the plan (default 5).")]
+Opponents = Annotated[
+    list[str] | None, typer.Option("--opponent", help="Check opponent (repeat; default naive, honest).")
+]
+Topologies = Annotated[
+    list[str] | None,
+    typer.Option("--topology", help="Check network (repeat; default france, switzerland)."),
+]
+ScenarioFile = Annotated[Path | None, typer.Option(help="Base scenario TOML file for the check.")]
+Language = Annotated[
+    str, typer.Option(help="python (an apdp.Agent) or java (a Logist AuctionBehavior class; needs a JDK 17+).")
+]
+
+
+def _check_config(
+    tasks: int,
+    seed: int,
+    setup_timeout: float | None,
+    bid_timeout: float | None,
+    plan_timeout: float | None,
+    opponents: list[str] | None,
+    topologies: list[str] | None,
+    scenario: Path | None,
+) -> CheckConfig:
+    from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig
+
+    timeouts = {
+        k: v for k, v in (("setup", setup_timeout), ("bid", bid_timeout), ("plan", plan_timeout)) if v is not None
+    }
+    if tasks < 1:
+        raise UserError(f"--tasks must be >= 1, got {tasks}")
+    return CheckConfig(
+        opponents=tuple(opponents or DEFAULT_OPPONENTS),
+        topologies=tuple(topologies or DEFAULT_TOPOLOGIES),
+        tasks=tasks,
+        seed=seed,
+        timeouts=timeouts,
+        scenario=scenario,
+    )
+
+
+@codegen_app.command()
+def prompt(
+    strategy: Annotated[str, typer.Option(help="Prompt to render: a1 or a2.")] = "a1",
+    out: Annotated[Path | None, typer.Option(help="Write the prompt here instead of stdout.")] = None,
+    language: Language = "python",
+) -> None:
+    """Render a generation prompt (the rules, the API, the template agent verbatim)."""
+    from apdp.codegen.languages import language as lang_of
+
+    rendered = lang_of(language).strategy_prompt(strategy.lower())
+    if out is None:
+        sys.stdout.write(rendered.text)
+        typer.echo(f"prompt {strategy} sha256 {rendered.sha256}", err=True)
+        return
+    write_atomically(out, rendered.text)
+    typer.echo(f"wrote {out} (prompt {strategy}, sha256 {rendered.sha256})")
+
+
+@codegen_app.command()
+def ingest(
+    reply: Annotated[str, typer.Argument(help="File with the model's reply ('-' reads stdin).")],
+    name: Annotated[str, typer.Option(help="Agent name: writes AGENTS_DIR/NAME.py.")],
+    model: Annotated[str | None, typer.Option(help="Model that wrote the reply.")] = None,
+    strategy: Annotated[str | None, typer.Option(help="Strategy: a1, a2, ir, cr, gen, ...")] = None,
+    round: Annotated[int, typer.Option("--round", help="Repair round (0 = first reply).")] = 0,
+    prompt_hash: Annotated[
+        str | None,
+        typer.Option(help="sha256 of the prompt used (default for a1/a2: the current prompt's)."),
+    ] = None,
+    agents_dir: AgentsDir = Path("agents"),
+    force: Annotated[bool, typer.Option(help="Replace a different agent of that name.")] = False,
+    language: Language = "python",
+) -> None:
+    """Extract the agent from a model's reply and write it with its provenance."""
+    from apdp.codegen.languages import language as lang_of
+    from apdp.codegen.prompts import PROMPT_STRATEGIES
+
+    if reply == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(reply).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read reply {reply}: {exc}") from None
+    lang = lang_of(language)
+    if prompt_hash is None and strategy is not None and strategy.lower() in PROMPT_STRATEGIES:
+        prompt_hash = lang.strategy_prompt(strategy.lower()).sha256
+    agent = lang.ingest(
+        lang.extract(text),
+        name,
+        agents_dir=agents_dir,
+        model=model,
+        strategy=strategy,
+        round=round,
+        prompt_hash=prompt_hash,
+        force=force,
+    )
+    typer.echo(f"wrote {agent.path} and {agent.sidecar.name}")
+    typer.echo(f"check it with: apdp codegen check {agent.path}")
+
+
+@codegen_app.command()
+def check(
+    name: Annotated[str, typer.Argument(help="Agent name or .py file.")],
+    agents_dir: AgentsDir = Path("agents"),
+    tasks: Tasks = 20,
+    seed: Seed = 1,
+    setup_timeout: SetupTimeout = None,
+    bid_timeout: BidTimeout = None,
+    plan_timeout: PlanTimeout = None,
+    opponent: Opponents = None,
+    topology: Topologies = None,
+    scenario: ScenarioFile = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Import the agent, play self-play and baselines on two networks, report every fault.
+
+    Exit 0 when clean, 1 when the agent faulted, 2 on bad usage.
+    """
+    from apdp.testing import check_agent
+
+    config = _check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario)
+    local = agents_dir / f"{name}.py"
+    target = str(local) if not name.endswith(".py") and local.is_file() else name
+    if is_program(agents_dir / name):  # an agent folder (a Java agent)
+        target = str(agents_dir / name)
+    find_agent(target)  # an unknown name is a usage error before anything runs
+    report = check_agent(
+        target,
+        config,
+        on_match=None if as_json else lambda m: typer.echo(f"  {m.summary()}", err=True),
+    )
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(report.text(), nl=False)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+def _default_name(model: str, strategy: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-").lower()[:48] or "model"
+    if not slug[0].isalpha():
+        slug = "llm-" + slug
+    return f"{slug}-{strategy}"
+
+
+@codegen_app.command("run")
+def run_command(
+    model: Annotated[str, typer.Option(help="Generator model name.")],
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="OpenAI-compatible API base URL (default $OPENAI_BASE_URL or OpenAI)."),
+    ] = None,
+    strategy: Annotated[str, typer.Option(help="a1, a2, ir, cr or gen.")] = "a1",
+    rounds: Annotated[int, typer.Option(help="K: repairs per phase while the check fails.")] = 3,
+    critic_model: Annotated[str | None, typer.Option(help="Critic model for cr (default: the generator).")] = None,
+    name: Annotated[str | None, typer.Option(help="Agent name (default MODEL-STRATEGY).")] = None,
+    agents_dir: AgentsDir = Path("agents"),
+    force: Annotated[bool, typer.Option(help="Replace an existing agent of that name.")] = False,
+    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request.")] = 300.0,
+    retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,
+    backoff: Annotated[float, typer.Option(help="First retry delay in seconds (doubles).")] = 2.0,
+    temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
+    tasks: Tasks = 20,
+    seed: Seed = 1,
+    setup_timeout: SetupTimeout = None,
+    bid_timeout: BidTimeout = None,
+    plan_timeout: PlanTimeout = None,
+    opponent: Opponents = None,
+    topology: Topologies = None,
+    scenario: ScenarioFile = None,
+    language: Language = "python",
+) -> None:
+    """Generate an agent with a model, check it and feed errors back (Refine@K).
+
+    The API key is read from OPENAI_API_KEY. Exit 0 when the agent kept is clean, 1 when it still
+    faults after K repairs, 2 on bad usage or when the endpoint cannot answer.
+    """
+    from apdp.codegen.client import ChatClient
+    from apdp.codegen.languages import language as lang_of
+    from apdp.codegen.loop import STRATEGIES, RunSettings, run
+
+    strategy = strategy.lower()
+    if strategy not in STRATEGIES:
+        raise UserError(f"unknown --strategy {strategy!r}; use one of {', '.join(STRATEGIES)}")
+    if http_timeout <= 0 or retries < 0 or backoff < 0:
+        raise UserError("--http-timeout must be > 0, --retries and --backoff >= 0")
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+
+    def client(name: str) -> ChatClient:
+        return ChatClient(url, name, timeout=http_timeout, retries=retries, backoff=backoff, temperature=temperature)
+
+    generator = client(model)
+    critic = client(critic_model) if critic_model is not None else None
+    settings = RunSettings(
+        strategy=strategy,
+        name=name or _default_name(model, strategy),
+        agents_dir=agents_dir,
+        rounds=rounds,
+        check=_check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario),
+        force=force,
+        language=lang_of(language).name,
+    )
+    result = run(settings, generator, critic, say=lambda line: typer.echo(line, err=True))
+    if result.report is not None:
+        typer.echo(result.report.text(), nl=False)
+    played = f"{result.rounds + 1} round(s) played; transcript {result.transcript}"
+    if result.agent is None:
+        typer.echo(f"no agent: the model never returned usable code; {played}")
+    else:
+        verdict = "clean" if result.ok else "still faulty"
+        kept = result.agent.provenance.round
+        typer.echo(f"{result.agent.path}: {verdict}, round {kept} kept; {played}")
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp codegen`` to the ``apdp`` command."""
+    app.add_typer(codegen_app, name="codegen")

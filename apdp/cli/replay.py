@@ -1,0 +1,52 @@
+"""``apdp replay``: the HTML replay of a match, from a record file or a results folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from apdp.errors import UserError
+from apdp.files import check_writable
+
+
+def stored_record(folder: Path, key: str) -> dict[str, object]:
+    """The record of match ``key`` in the results folder ``folder`` (UserError if it has none)."""
+    from apdp.tournament.store import ResultsStore
+
+    store = ResultsStore.open(folder)
+    try:
+        record = store.record(key)
+    finally:
+        store.close()
+    if record is None:
+        raise UserError(f"{folder}: no match {key!r} (keys are topology/seed/agent/agent, as in the report)")
+    return record
+
+
+def replay(
+    record: Annotated[Path, typer.Argument(help="A match record (apdp match --record) or a results folder.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
+    match: Annotated[
+        str | None, typer.Option(help="In a results folder: the match's key (topology/seed/agent/agent).")
+    ] = None,
+) -> None:
+    """Write a self-contained HTML replay of a match: map, auction, plans step by step, result."""
+    from apdp.pages.replay import replay_file, write_replay
+
+    check_writable(out)
+    if record.is_dir():
+        if match is None:
+            raise UserError(f"{record} is a folder: to replay a match of a results folder add --match KEY")
+        size = write_replay(stored_record(record, match), out, source=f"{record} {match}")
+    else:
+        if match is not None:
+            raise UserError("--match is for a results folder; a record file holds one match")
+        size = replay_file(record, out)
+    typer.echo(f"replay written to {out} ({size / 1024:,.0f} KiB)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp replay``."""
+    app.command("replay")(replay)

@@ -1,0 +1,74 @@
+"""``apdp report``: the study's tables over any number of tournament results folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from apdp.errors import UserError
+from apdp.files import write_atomically
+from apdp.tournament.choices import FORMATS, TABLES
+
+
+def report_command(
+    folders: Annotated[list[Path], typer.Argument(help="Results folders of `apdp tournament`.")],
+    format: Annotated[
+        str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")
+    ] = "table",
+    group_by: Annotated[
+        str | None,
+        typer.Option(help="Also pool agents by origin: model, strategy or provenance (both)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the report to this file (html: required).")
+    ] = None,
+    replays: Annotated[
+        bool, typer.Option(help="html: also write every match's replay into OUT-replays/ and link them.")
+    ] = False,
+    table: Annotated[
+        str | None,
+        typer.Option(help=f"csv: the one table to write: {', '.join(TABLES)} (default standings)."),
+    ] = None,
+    mixed: Annotated[
+        bool,
+        typer.Option(help="Pool tournaments even when their agents, networks or task counts differ."),
+    ] = False,
+) -> None:
+    """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""
+    from apdp.tournament.report import build, check_options, render, report  # here: --help stays quick
+
+    fmt = format.lower()
+    grouping = group_by.lower() if group_by else None
+    if fmt == "html":
+        if out is None:
+            raise UserError("--format html writes a page: give its file with --out FILE.html")
+        from apdp.tournament.report_page import write_report_page
+
+        written = write_report_page(json.loads(report(folders, "json", grouping, mixed=mixed)), out, replays=replays)
+        typer.echo(f"report written to {written.path} ({written.bytes / 1024:,.0f} KiB, {written.matches} matches)")
+        if written.replays is not None:
+            typer.echo(f"replays written to {written.replays}/")
+        return
+    if replays:
+        raise UserError("--replays is for --format html")
+    if fmt == "csv":  # a table alone, its notes on stderr
+        check_options(fmt, grouping, table)
+        stats, pooled, context = build(folders, grouping, mixed=mixed)
+        text = render(stats, pooled, fmt, grouping, context, table)
+        for note in context.notes:
+            typer.echo(f"note: {note}", err=True)
+    else:
+        text = report(folders, fmt, grouping, mixed=mixed, table=table)
+    if out is None:
+        typer.echo(text)
+    else:
+        write_atomically(out, text + "\n")
+        typer.echo(f"report written to {out}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp report`` to the CLI."""
+    app.command("report")(report_command)

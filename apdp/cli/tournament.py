@@ -1,0 +1,269 @@
+"""``apdp tournament``: double all-play-all tournaments on all cores, resumable, with a report."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from apdp.agents.discovery import is_bundled
+from apdp.errors import UserError
+from apdp.agents.lookup import searched_first
+from apdp.referee.seeding import parse_key
+
+if TYPE_CHECKING:
+    from apdp.tournament.ray_executor import RayCluster
+
+# apdp.tournament.config, .run, .report and .store are imported where used: `apdp --help` and the other
+# commands do not load pydantic, numpy and the statistics.
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def new_results_folder(root: Path = Path("results")) -> Path:
+    """A new dated folder under ``root`` (``results/2024-05-01_142501``), not yet created."""
+    stamp = datetime.now().strftime("%Y-%m-%d_%H%M%S")
+    folder, n = root / stamp, 1
+    while folder.exists():
+        n += 1
+        folder = root / f"{stamp}-{n}"
+    return folder
+
+
+def _agent_names(agents: list[str] | None) -> list[str] | None:
+    if not agents:
+        return None
+    return [n for a in agents for n in a.replace(",", " ").split()]
+
+
+def _stored_seed(folder: Path) -> int | None:
+    """The tournament seed stored in ``folder``'s results, or None when there are none."""
+    from apdp.tournament.store import STORE_FILE, ResultsStore
+
+    if not (folder / STORE_FILE).is_file():
+        return None
+    store = ResultsStore.open(folder)
+    try:
+        seed = store.config().get("seed")
+    finally:
+        store.close()
+    return seed if isinstance(seed, int) else None
+
+
+def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
+    """The line that says who plays when no --agents was given: the shipped agents and the user's."""
+    shipped = [n for n, p in zip(names, paths, strict=True) if is_bundled(p)]
+    yours = [n for n, p in zip(names, paths, strict=True) if not is_bundled(p)]
+    line = f"no --agents: every agent found plays, {len(shipped)} shipped ({', '.join(shipped) or 'none'})"
+    return line + (f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours")
+
+
+def start_early(args: list[str]) -> None:
+    """Start the local executor's fork server before the command line is even parsed, unless the
+    arguments ask for Ray or for help (a bad command line just leaves it unused)."""
+    if any(a in ("--executor", "-h", "--help") or a.startswith("--executor=") for a in args):
+        return
+    start_local_executor()
+
+
+def start_local_executor() -> None:
+    """Start the fork server (it loads the referee for the workers) and the run's zygote (it loads
+    apdp for the agents, and the workers fork theirs from it) while this process reads the options."""
+    from apdp.tournament.executor import start_fork_server
+
+    start_fork_server()
+    from apdp.sandbox.zygote_link import Zygote
+
+    Zygote.get()
+
+
+def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayCluster | None:
+    """The Ray cluster the options ask for (None: the local executor); bad options raise UserError.
+
+    ``--jobs`` is at most this machine's cores, except on a cluster given by ``--address``, where
+    it caps the matches at once (default: one per CPU of the cluster).
+    """
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor must be local or ray, got {executor!r}")
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    if address is not None and executor != "ray":
+        raise UserError("--address is for --executor ray")
+    if jobs is not None and jobs > default_jobs() and address is None:
+        raise UserError(
+            f"--jobs {jobs} is more than the {default_jobs()} cores here: agents would share cores and "
+            f"run out of time unfairly; use --jobs {default_jobs()} or fewer"
+        )
+    if executor == "local":
+        return None
+    from apdp.tournament.ray_executor import RayCluster, import_ray
+
+    import_ray(local=address is None)  # one line saying how to install it, when it is missing
+    if address is None:
+        return RayCluster(None, cpus=jobs or default_jobs(), jobs=jobs)
+    return RayCluster(address, jobs=jobs)
+
+
+def tournament(
+    topology: Annotated[
+        str | None,
+        typer.Option(help="Network (name, code or .toml file), several comma-separated, or 'all'."),
+    ] = None,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agents", "-a",
+            help="Agents, comma-separated (default: every agent found: the shipped ones and yours, in ./agents, "
+                 "--agents-dir and $APDP_AGENTS).",
+        ),
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option(help="Tournaments per network, with seeds SEED, SEED+1, ...")
+    ] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the first tournament (default: the stored one, or drawn at random)."),
+    ] = None,
+    tasks: Annotated[int | None, typer.Option(help="Tasks auctioned per match (default 50).")] = None,
+    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
+    setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
+    bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
+    plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Matches played at once (default: all cores).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Results folder; an existing one is resumed (default: results/<date>)."),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(help="Secret key, 64 hex digits, of a published tournament to replay "
+                          "(default: the stored one, or a new one)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar and no report: one line at the end.")] = False,
+    executor: Annotated[
+        str, typer.Option(help="Where matches run: local (processes on this machine) or ray (a Ray cluster).")
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
+                          "joined with `ray start` (default: a new cluster of this machine alone)."),
+    ] = None,
+    agents_dir: Annotated[
+        Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
+    ] = None,
+) -> None:
+    """Play a double all-play-all: every pair twice, companies swapped, on the same tasks.
+
+    Each match is stored as it ends; run the same command with the same --out to resume.
+    """
+    from apdp.tournament.config import make_config
+    from apdp.tournament.report import report
+    from apdp.tournament.run import run_tournament
+
+    cluster = ray_cluster(executor, address, jobs)
+    if cluster is None:
+        start_local_executor()
+    jobs = default_jobs() if jobs is None else jobs
+    secret = None if key is None else parse_key(key)
+    folder = out if out is not None else new_results_folder()
+    if seed is None:
+        stored = _stored_seed(folder)
+        seed = secrets.randbits(62) if stored is None else stored  # < 2**62, as make_config wants
+    with searched_first("APDP_AGENTS", agents_dir):
+        config = make_config(
+            topology=topology,
+            agents=_agent_names(agents),
+            seed=seed,
+            repeat=repeat,
+            scenario_file=str(scenario) if scenario is not None else None,
+            overrides={
+                "tasks": tasks,
+                "timeouts.setup": setup_timeout,
+                "timeouts.bid": bid_timeout,
+                "timeouts.plan": plan_timeout,
+            },
+        )
+    from apdp.agents.files import check_outside_agents
+
+    check_outside_agents(folder, config.agent_paths, "--out")  # before a word of the run is printed
+    if not quiet:
+        if not agents:
+            typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)
+        typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
+    from apdp.tournament.sandbox_notice import SandboxNotice
+
+    observers = [] if quiet else [SandboxNotice(lambda line: typer.echo(line, err=True))]
+    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret, ray=cluster,
+                             observers=observers)
+    if summary.errors:
+        for message in summary.error_messages[:10]:
+            typer.echo(f"not played: {message}", err=True)
+        typer.echo(
+            f"error: {summary.errors} match(es) could not be played (see {folder}/tournament.log); "
+            "rerun the same command to play them",
+            err=True,
+        )
+        sys.exit(1)
+    if quiet:
+        typer.echo(
+            f"{summary.total} matches in {folder}, seed {seed} ({summary.played} played now, "
+            f"{summary.skipped} resumed, {summary.faulted} with faults)"
+        )
+    else:
+        typer.echo(report([folder], "table"))
+
+
+def tournament_key(
+    folder: Annotated[Path, typer.Argument(help="Results folder of `apdp tournament`.")],
+) -> None:
+    """Print a tournament's secret key (hex), to publish it once the tournament is over.
+
+    With the key and the seed anyone can replay it (apdp tournament --seed S --key HEX) and also
+    predict its tasks: publish the key only when no match of it is still to be played.
+    """
+    from apdp.tournament.store import ResultsStore
+
+    store = ResultsStore.open(folder)
+    try:
+        secret = store.key()
+    finally:
+        store.close()
+    if secret is None:
+        raise UserError(f"{folder}: no key stored (results from before keys); resume the run to make one")
+    typer.echo(secret.hex())
+
+
+def tournament_repair(
+    folder: Annotated[Path, typer.Argument(help="Results folder whose store is damaged.")],
+) -> None:
+    """Keep every readable match of a damaged results store; the damaged file stays beside it.
+
+    Rerun the tournament with the same --out afterwards: it plays the matches that were lost.
+    """
+    from apdp.tournament.repair import repair
+
+    done = repair(folder)
+    lost = ", some unreadable rows left out" if done.unreadable is None else ""
+    lost = f", {done.unreadable} unreadable row(s) left out" if done.unreadable else lost
+    typer.echo(
+        f"{folder}: kept {done.matches} match(es){lost}; the damaged store is now {done.damaged.name}; "
+        f"rerun the tournament with --out {folder} to play the missing ones"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp tournament``, ``apdp tournament-key`` and ``apdp tournament-repair`` to the CLI."""
+    app.command()(tournament)
+    app.command("tournament-key")(tournament_key)
+    app.command("tournament-repair")(tournament_repair)

@@ -1,0 +1,34 @@
+"""``apdp verify``: re-check a match record from its own content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def verify(
+    file: Annotated[Path, typer.Argument(help="A match record (JSON) written by apdp match --record.")],
+) -> None:
+    """Check every rule and figure of a record. Exit 0 valid, 1 invalid, 2 unreadable."""
+    from apdp.check.verify import UnreadableRecord, read_record, verify_record
+
+    try:
+        data = read_record(file)
+    except UnreadableRecord as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    problems = verify_record(data)
+    if not problems:
+        typer.echo(f"{file}: valid ({len(data['tasks'])} tasks, {len(data['agents'])} agents)")
+        return
+    typer.echo(f"{file}: {len(problems)} problem(s)")
+    for problem in problems:
+        typer.echo(f"- {problem}")
+    raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``apdp verify``."""
+    app.command("verify")(verify)

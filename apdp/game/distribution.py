@@ -1,0 +1,154 @@
+"""The task distribution: which city pairs tasks join, and how heavy they are.
+
+It follows the kinds of the Java Logist platform:
+
+* pair probabilities are ``constant`` (every ordered pair of distinct cities equally likely) or
+  ``uniform`` (each pair gets a raw value drawn uniformly in ``[min, max]`` with the distribution's
+  own ``seed``), optionally shaped by a distance ``policy``: ``short`` favours short trips
+  (factor ``1.05 - d/D``), ``long`` long ones (``0.05 + d/D``), ``medium`` the middle
+  (``1.05 - |2d/D - 1|``), where ``d`` is the pair's distance and ``D`` the network's diameter;
+  the values are then normalised to sum to 1;
+* weights are ``constant`` (``value``) or ``uniform`` in ``[min, max]``, whole numbers when
+  ``integer`` is true.
+
+The default is constant pair probabilities and whole weights uniform in 1..10 (mean 5.5).
+Agents know the distribution: they can ask for a pair's probability and the expected weight, and
+sample tasks from it with their own generator for look-ahead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from apdp.game.task import Task
+from apdp.game.topology import Topology
+
+
+class PairLaw(BaseModel):
+    """How likely each ordered pair of distinct cities is."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    distribution: Literal["constant", "uniform"] = "constant"
+    min: float = Field(0.0, ge=0.0)
+    max: float = Field(1.0, gt=0.0)
+    policy: Literal["none", "short", "medium", "long"] = "none"
+    seed: int = 0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PairLaw:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
+        return self
+
+
+class WeightLaw(BaseModel):
+    """How heavy a task is."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    distribution: Literal["constant", "uniform"] = "uniform"
+    value: float = Field(3.0, gt=0.0)
+    min: float = Field(1.0, gt=0.0)
+    max: float = Field(10.0, gt=0.0)
+    integer: bool = True
+
+    @model_validator(mode="after")
+    def _ordered(self) -> WeightLaw:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
+        if self.integer and self.distribution == "uniform" and int(self.min) != self.min:
+            raise ValueError("with integer weights, min and max must be whole numbers")
+        return self
+
+
+class DistributionSpec(BaseModel):
+    """The task distribution as written in a scenario file (``[distribution]``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pairs: PairLaw = PairLaw()
+    weight: WeightLaw = WeightLaw()
+
+
+def _policy_factor(policy: str, x: float) -> float:
+    if policy == "short":
+        return 1.05 - x
+    if policy == "long":
+        return 0.05 + x
+    if policy == "medium":
+        return 1.05 - abs(2 * x - 1)
+    return 1.0
+
+
+class TaskDistribution:
+    """The known law tasks are drawn from, on one network."""
+
+    def __init__(self, topology: Topology, spec: DistributionSpec | None = None) -> None:
+        self.topology = topology
+        self.spec = spec or DistributionSpec()
+        cities = topology.cities
+        self.pairs: tuple[tuple[str, str], ...] = tuple(
+            (a, b) for a in cities for b in cities if a != b
+        )
+        law = self.spec.pairs
+        if law.distribution == "uniform":
+            raw = np.random.default_rng(law.seed).uniform(law.min, law.max, len(self.pairs))
+        else:
+            raw = np.ones(len(self.pairs))
+        diameter = topology.diameter
+        shaped = np.array(
+            [
+                r * _policy_factor(law.policy, topology.distance(a, b) / diameter)
+                for r, (a, b) in zip(raw, self.pairs, strict=True)
+            ]
+        )
+        if shaped.sum() <= 0:
+            shaped = np.ones(len(self.pairs))
+        self._probabilities = shaped / shaped.sum()
+        # what Generator.choice(p=...) computes on every call, once: the same draws, 10x faster
+        cdf = self._probabilities.cumsum()
+        self._cdf = cdf / cdf[-1]
+        self._pair_index = {pair: k for k, pair in enumerate(self.pairs)}
+
+    def probability(self, pickup: str, delivery: str) -> float:
+        """Probability that a task goes from ``pickup`` to ``delivery`` (0 for equal cities)."""
+        k = self._pair_index.get((pickup, delivery))
+        return 0.0 if k is None else float(self._probabilities[k])
+
+    @property
+    def probabilities(self) -> Sequence[float]:
+        """Probability of each pair in ``pairs``, in the same order."""
+        return tuple(float(p) for p in self._probabilities)
+
+    def expected_weight(self) -> float:
+        """Mean weight of a task (the weight law does not depend on the pair)."""
+        w = self.spec.weight
+        if w.distribution == "constant":
+            return w.value
+        if w.integer:
+            lo, hi = int(w.min), int(w.max)
+            return (lo + hi) / 2
+        return (w.min + w.max) / 2
+
+    def sample(self, rng: np.random.Generator, task_id: int = 0) -> Task:
+        """Draw one task with ``rng``."""
+        k = int(self._cdf.searchsorted(rng.random(), side="right"))
+        pickup, delivery = self.pairs[k]
+        return Task(task_id, pickup, delivery, self._sample_weight(rng))
+
+    def sample_tasks(self, rng: np.random.Generator, count: int, first_id: int = 0) -> list[Task]:
+        """Draw ``count`` tasks with consecutive ids starting at ``first_id``."""
+        return [self.sample(rng, first_id + i) for i in range(count)]
+
+    def _sample_weight(self, rng: np.random.Generator) -> float:
+        w = self.spec.weight
+        if w.distribution == "constant":
+            return int(w.value) if w.integer and w.value == int(w.value) else w.value
+        if w.integer:
+            return int(rng.integers(int(w.min), int(w.max) + 1))
+        return float(rng.uniform(w.min, w.max))

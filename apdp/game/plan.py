@@ -1,0 +1,280 @@
+"""Plans: what each vehicle does, their cost, and the validity rules the referee applies.
+
+A vehicle's plan is a list of actions starting at its home city: ``Move(city)`` to a neighbouring
+city, ``Pickup(task_id)`` in the task's pickup city, ``Deliver(task_id)`` in its delivery city.
+An agent returns one such list per vehicle. ``plan_from_stops`` writes one from a list of stops,
+filling in the moves along shortest paths; ``check_plans`` is the exact check the referee runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from apdp.game.company import Vehicle
+from apdp.game.task import Task
+from apdp.game.topology import Topology
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Drive to a neighbouring city."""
+
+    city: str
+
+    def to_json(self) -> list[object]:
+        return ["move", self.city]
+
+
+@dataclass(frozen=True, slots=True)
+class Pickup:
+    """Pick up a task (by id) in its pickup city."""
+
+    task: int
+
+    def to_json(self) -> list[object]:
+        return ["pickup", self.task]
+
+
+@dataclass(frozen=True, slots=True)
+class Deliver:
+    """Deliver a task (by id) in its delivery city."""
+
+    task: int
+
+    def to_json(self) -> list[object]:
+        return ["deliver", self.task]
+
+
+Action = Move | Pickup | Deliver
+#: One vehicle's plan.
+VehiclePlan = list[Action]
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A pickup or a delivery of a task, without the moves around it."""
+
+    kind: Literal["pickup", "deliver"]
+    task: Task
+
+    @classmethod
+    def pickup(cls, task: Task) -> Stop:
+        return cls("pickup", task)
+
+    @classmethod
+    def deliver(cls, task: Task) -> Stop:
+        return cls("deliver", task)
+
+    @property
+    def city(self) -> str:
+        """Where the stop happens."""
+        return self.task.pickup if self.kind == "pickup" else self.task.delivery
+
+
+def plan_from_stops(topology: Topology, vehicle: Vehicle, stops: Iterable[Stop]) -> VehiclePlan:
+    """The vehicle's plan that visits ``stops`` in order, moving along shortest paths."""
+    plan: VehiclePlan = []
+    here = vehicle.home
+    for stop in stops:
+        for city in topology.path(here, stop.city)[1:]:
+            plan.append(Move(city))
+        here = stop.city
+        plan.append(Pickup(stop.task.id) if stop.kind == "pickup" else Deliver(stop.task.id))
+    return plan
+
+
+def stops_cost(topology: Topology, vehicle: Vehicle, stops: Iterable[Stop]) -> float:
+    """Cost of visiting ``stops`` in order along shortest paths from the vehicle's home."""
+    km = 0.0
+    here = vehicle.home
+    for stop in stops:
+        km += topology.distance(here, stop.city)
+        here = stop.city
+    return km * vehicle.cost_per_km
+
+
+def plan_distance(topology: Topology, vehicle: Vehicle, plan: Sequence[Action]) -> float:
+    """Kilometres driven by a plan; a move along no road counts its shortest distance."""
+    km = 0.0
+    here = vehicle.home
+    for action in plan:
+        if isinstance(action, Move) and action.city in topology:
+            if here in topology:
+                km += topology.distance(here, action.city)
+            here = action.city
+    return km
+
+
+def plan_cost(topology: Topology, vehicle: Vehicle, plan: Sequence[Action]) -> float:
+    """Cost of one vehicle's plan: kilometres driven x cost per km."""
+    return plan_distance(topology, vehicle, plan) * vehicle.cost_per_km
+
+
+def company_cost(
+    topology: Topology, vehicles: Sequence[Vehicle], plans: Sequence[Sequence[Action]]
+) -> float:
+    """Total cost of a company's plans, summed in vehicle order."""
+    return sum(
+        (plan_cost(topology, v, p) for v, p in zip(vehicles, plans, strict=False)), start=0.0
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule in a plan: which vehicle, which action, which task, and what is wrong."""
+
+    vehicle: int | None
+    action: int | None
+    task: int | None
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        """The violation as kept in a fault of the record."""
+        return {"vehicle": self.vehicle, "action": self.action, "task": self.task, "message": self.message}
+
+    def __str__(self) -> str:
+        where = []
+        if self.vehicle is not None:
+            where.append(f"vehicle {self.vehicle}")
+        if self.action is not None:
+            where.append(f"action {self.action}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+
+def check_plans(
+    topology: Topology,
+    vehicles: Sequence[Vehicle],
+    plans: Sequence[Sequence[Action]],
+    won: Collection[Task],
+    known: Mapping[int, Task] | None = None,
+) -> list[Violation]:
+    """Every violation of the plan rules; an empty list means the plans are valid.
+
+    ``won`` are the company's tasks, ``known`` every task of the match (to tell a task of another
+    company from an unknown one). Rules: one plan per vehicle; each move follows a road; each won
+    task is picked up in its pickup city and delivered in its delivery city exactly once, by the
+    same vehicle, pickup first; the load never exceeds the capacity; no other task appears.
+    """
+    out: list[Violation] = []
+    won_by_id = {t.id: t for t in won}
+    known = known if known is not None else won_by_id
+    if len(plans) != len(vehicles):
+        out.append(
+            Violation(None, None, None, f"expected {len(vehicles)} vehicle plans, got {len(plans)}")
+        )
+    picked_by: dict[int, int] = {}
+    delivered_by: dict[int, int] = {}
+    for v, (vehicle, plan) in enumerate(zip(vehicles, plans, strict=False)):
+        here = vehicle.home
+        load = 0.0
+        carrying: set[int] = set()
+        for a, action in enumerate(plan):
+            if isinstance(action, Move):
+                if action.city not in topology:
+                    out.append(Violation(v, a, None, f"move to unknown city {action.city!r}"))
+                    continue
+                if topology.road_length(here, action.city) is None:
+                    out.append(
+                        Violation(v, a, None, f"move from {here} to {action.city} follows no road")
+                    )
+                here = action.city
+                continue
+            if not isinstance(action, Pickup | Deliver):
+                out.append(Violation(v, a, None, f"unknown action {action!r}"))
+                continue
+            tid = action.task
+            task = won_by_id.get(tid)
+            if task is None:
+                whose = "a task of another company" if tid in known else "an unknown task"
+                out.append(Violation(v, a, tid, f"task {tid} is {whose}"))
+                continue
+            if isinstance(action, Pickup):
+                if tid in picked_by:
+                    out.append(Violation(v, a, tid, f"task {tid} picked up twice"))
+                    continue
+                picked_by[tid] = v
+                if here != task.pickup:
+                    out.append(
+                        Violation(v, a, tid, f"task {tid} picked up in {here}, not in {task.pickup}")
+                    )
+                carrying.add(tid)
+                load += task.weight
+                if load > vehicle.capacity + 1e-9:
+                    out.append(
+                        Violation(
+                            v,
+                            a,
+                            tid,
+                            f"load {load:g} exceeds capacity {vehicle.capacity:g} "
+                            f"after picking up task {tid}",
+                        )
+                    )
+            else:
+                if tid in delivered_by:
+                    out.append(Violation(v, a, tid, f"task {tid} delivered twice"))
+                    continue
+                delivered_by[tid] = v
+                if tid not in carrying:
+                    if tid in picked_by and picked_by[tid] != v:
+                        msg = f"task {tid} delivered by vehicle {v} but picked up by vehicle {picked_by[tid]}"
+                    else:
+                        msg = f"task {tid} delivered before it was picked up"
+                    out.append(Violation(v, a, tid, msg))
+                    continue
+                if here != task.delivery:
+                    out.append(
+                        Violation(
+                            v, a, tid, f"task {tid} delivered in {here}, not in {task.delivery}"
+                        )
+                    )
+                carrying.discard(tid)
+                load -= task.weight
+        for tid in sorted(carrying):
+            if delivered_by.get(tid) is None:
+                out.append(Violation(v, None, tid, f"task {tid} picked up but never delivered"))
+    for tid in sorted(won_by_id):
+        if tid not in picked_by and tid not in delivered_by:
+            out.append(Violation(None, None, tid, f"won task {tid} is never picked up nor delivered"))
+    return out
+
+
+def action_from_json(item: object) -> Action:
+    """Parse ``["move", city]``, ``["pickup", id]`` or ``["deliver", id]``; ValueError otherwise."""
+    if not isinstance(item, list | tuple) or len(item) != 2:
+        raise ValueError(f"an action must be [kind, argument], got {item!r:.80}")
+    kind, arg = item
+    if kind == "move":
+        if not isinstance(arg, str):
+            raise ValueError(f"a move needs a city name, got {arg!r:.80}")
+        return Move(arg)
+    if kind in ("pickup", "deliver"):
+        if not isinstance(arg, int) or isinstance(arg, bool):
+            raise ValueError(f"a {kind} needs a task id, got {arg!r:.80}")
+        return Pickup(arg) if kind == "pickup" else Deliver(arg)
+    raise ValueError(f"unknown action kind {kind!r:.40} (use move, pickup or deliver)")
+
+
+def plans_from_json(data: object) -> list[VehiclePlan]:
+    """Parse a company's plans from their JSON form; ValueError naming the bad item otherwise."""
+    if not isinstance(data, list):
+        raise ValueError(f"plans must be a list of vehicle plans, got {type(data).__name__}")
+    out: list[VehiclePlan] = []
+    for v, plan in enumerate(data):
+        if not isinstance(plan, list):
+            raise ValueError(f"vehicle {v}: a plan must be a list of actions")
+        actions: VehiclePlan = []
+        for a, item in enumerate(plan):
+            try:
+                actions.append(action_from_json(item))
+            except ValueError as exc:
+                raise ValueError(f"vehicle {v}, action {a}: {exc}") from None
+        out.append(actions)
+    return out
+
+
+def plans_to_json(plans: Sequence[Sequence[Action]]) -> list[list[list[object]]]:
+    """A company's plans in the record format."""
+    return [[a.to_json() for a in plan] for plan in plans]

@@ -1,0 +1,237 @@
+"""Match records (format ``apdp-record/1``) and the settlement of a match's result.
+
+A record is a JSON object::
+
+    {"format": "apdp-record/1", "topology": name, "seed": int,
+     "agents": [name, ...],                       # index = agent id = company index
+     "identities": [{"name", "file", "sha256", "origin", "provenance", "apdp"}, ...],  # apdp.agents.identity
+     "companies": [{"name", "vehicles": [{"name", "home", "capacity", "cost_per_km"}]}],
+     "tasks": [{"id", "pickup", "delivery", "weight"[, "reward"]}, ...],  # in auction order
+     "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],
+     "plans": [[[action, ...] per vehicle] | null per agent],
+     "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
+                "faults": [{"agent", "kind", "phase", "task", "message"}]}}
+
+Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
+machine that played it; ``network``: the network itself, as in a topology file, when it is not the
+shipped network of that name (a Logist topology file, a ``.toml`` path); ``ties``: ``"first"`` when
+equal lowest bids went to the agent listed first (a Logist configuration) rather than to the seeded
+draw; a task's ``reward``, what the Logist platform draws for it; on a fault: ``traceback`` for an exception,
+``import_error`` when the agent's file failed to import, ``violations`` for an invalid plan, each
+``{"vehicle", "action", "task", "message"}``, the first :data:`MAX_VIOLATIONS` only: the message
+counts them all); none are renamed. A match in which the referee itself failed (an error of apdp's,
+never an agent's doing) is recorded all the same, with ``result.referee_error`` (the reason), no
+winner and no figures: reports count such matches and never call their tournament complete. Timing
+fields differ from run to run; everything else is fixed by the seed. ``timing`` is::
+
+    {"match": wall seconds,
+     "agents": [{"setup", "bid_total", "bid_max", "plan": wall seconds of the calls,
+                 "faulted_call": seconds of the call that faulted (only on a fault),
+                 "cpu": {"setup", "bid", "auction_result", "plan": CPU seconds}}, ...]}
+
+``cpu`` is user + system time of the agent's process and of the children it waited for, per phase
+(all bids, all auction results), measured by the referee from ``/proc`` (in the kernel's clock
+ticks, 10 ms): absent where there is none. An auction's result travels with the next request to
+the agent; when the agent answers it in under a millisecond, or answers both before the referee
+reads, its CPU is counted with that request's call (a bid, or the plan). A bid's request answered
+in under a millisecond is not read at all: its CPU counts to the next one read, or to the bids at
+the auctions' end (the agent is stopped between its calls, so nothing is lost on the way).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from apdp.game.company import Company
+from apdp.game.fault import Fault
+from apdp.files import write_atomically
+from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
+from apdp.text import clean_text
+from apdp.game.topology import Topology, TopologyError, load_topology, parse_topology
+
+RECORD_FORMAT = "apdp-record/1"
+#: Record fields that depend on the machine, not the seed.
+TIMING_FIELDS = ("timing", "sandbox")
+#: Violations of an invalid plan kept in its fault (its message counts them all).
+MAX_VIOLATIONS = 10
+#: Longest fault message and traceback kept, in characters.
+MAX_MESSAGE = 2_000
+MAX_TRACEBACK = 8_000
+#: What a record keeps of a fault message and a violation when it must shrink to fit its limit.
+_SHORT_MESSAGE = 300
+_SHORT_VIOLATIONS = 3
+
+
+def embedded_network(topology: Topology) -> dict[str, Any] | None:
+    """The record's ``network`` field for ``topology``: None when its name loads the same network."""
+    try:
+        named = load_topology(topology.name)
+    except TopologyError:
+        named = None
+    if named is topology or (named is not None and (named.cities, dict(named.coordinates), named.roads) == (
+        topology.cities, dict(topology.coordinates), topology.roads
+    )):
+        return None
+    return {
+        "name": topology.name,
+        "cities": [{"name": c, "x": topology.coordinates[c][0], "y": topology.coordinates[c][1]}
+                   for c in topology.cities],
+        "routes": [{"from": r.a, "to": r.b, "distance": r.distance} for r in topology.roads],
+    }
+
+
+def record_topology(record: dict[str, Any]) -> Topology:
+    """The network a record was played on: its ``network`` field, or else the network of its name.
+
+    A broken or unknown network raises TopologyError.
+    """
+    network = record.get("network")
+    if network is not None:
+        if not isinstance(network, dict):
+            raise TopologyError("record network: not an object")
+        return parse_topology(network, "record network")
+    return load_topology(str(record.get("topology")))
+
+
+def revenues(record: dict[str, Any], agents: int) -> list[float]:
+    """Each agent's revenue: the sum of its winning bids, in auction order."""
+    out = [0.0] * agents
+    for auction in record["auctions"]:
+        w = auction["winner"]
+        if w is not None:
+            out[w] += float(auction["bids"][w])
+    return out
+
+
+def costs(record: dict[str, Any], topology: Topology, companies: Sequence[Company],
+          parsed: Sequence[Sequence[VehiclePlan] | None] | None = None) -> list[float]:
+    """Each agent's cost: km driven x cost per km over its plans (0 without plans). ``parsed``:
+    the record's plans already parsed (the referee has them), so they are not parsed again."""
+    out = []
+    plans_of = parsed if parsed is not None else [None if p is None else plans_from_json(p) for p in record["plans"]]
+    for company, plans in zip(companies, plans_of, strict=True):
+        out.append(0.0 if plans is None else company_cost(topology, company.vehicles, plans))
+    return out
+
+
+def match_winner(profits: Sequence[float], faulty: set[int]) -> int | None:
+    """The winner: the sound agent with the strictly highest profit; None on a draw or if all fault.
+
+    A lone sound agent wins whatever its profit; faulty agents always lose.
+    """
+    sound = [i for i in range(len(profits)) if i not in faulty]
+    if not sound:
+        return None
+    best = max(profits[i] for i in sound)
+    top = [i for i in sound if profits[i] == best]
+    return top[0] if len(top) == 1 else None
+
+
+def settle(
+    record: dict[str, Any], topology: Topology, companies: Sequence[Company], faults: Sequence[Fault],
+    parsed: Sequence[Sequence[VehiclePlan] | None] | None = None,
+) -> dict[str, Any]:
+    """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults
+    (``parsed``: as for :func:`costs`)."""
+    n = len(record["agents"])
+    revenue = revenues(record, n)
+    cost = costs(record, topology, companies, parsed)
+    profit = [r - c for r, c in zip(revenue, cost, strict=True)]
+    return {
+        "revenue": revenue,
+        "cost": cost,
+        "profit": profit,
+        "winner": match_winner(profit, {f.agent for f in faults}),
+        "faults": [f.to_json() for f in faults],
+    }
+
+
+def without_timing(record: dict[str, Any]) -> dict[str, Any]:
+    """The record less the fields that differ from run to run (for comparing replays)."""
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+
+
+def write_record(record: dict[str, Any], path: str | Path) -> None:
+    """Write a record as JSON (UTF-8, city names as they are), never through a planted symlink.
+
+    A missing or read-only folder raises UserError (see :mod:`apdp.files`).
+    """
+    write_atomically(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+
+
+def record_size(record: dict[str, Any]) -> int:
+    """The size of a record as the results store keeps it (compact JSON, UTF-8), in bytes."""
+    return len(json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace"))
+
+
+def _cut_outputs(record: dict[str, Any], excess: int) -> None:
+    """Cut the agents' outputs by ``excess`` characters in all, the longest first."""
+    outputs = record.get("output")
+    if not isinstance(outputs, list):
+        return
+    while excess > 0:
+        longest = max(range(len(outputs)), key=lambda i: len(outputs[i]), default=None)
+        if longest is None or not outputs[longest]:
+            return
+        text = outputs[longest]
+        keep = max(0, len(text) - excess - 80)
+        outputs[longest] = clean_text(text, keep) if keep else "[output cut: the record reached its limit]"
+        excess -= len(text) - len(outputs[longest])
+
+
+def fit_record(record: dict[str, Any], limit: int) -> dict[str, Any]:
+    """Shrink what agents wrote into ``record`` (in place) until it takes at most ``limit`` bytes:
+    their outputs, then tracebacks, then all but the first violations, then long fault messages.
+    The game itself (tasks, bids, plans) is never cut: the referee keeps plans within their share
+    of the limit (see :func:`apdp.referee.match.play_match`)."""
+    size = record_size(record)
+    if size <= limit:
+        return record
+    _cut_outputs(record, size - limit)
+    faults: list[dict[str, Any]] = record.get("result", {}).get("faults", [])
+    for step in (_drop_traceback, _fewer_violations, _short_message):
+        if record_size(record) <= limit:
+            break
+        for fault in faults:
+            step(fault)
+    return record
+
+
+def _drop_traceback(fault: dict[str, Any]) -> None:
+    fault.pop("traceback", None)
+
+
+def _fewer_violations(fault: dict[str, Any]) -> None:
+    if isinstance(fault.get("violations"), list):
+        fault["violations"] = fault["violations"][:_SHORT_VIOLATIONS]
+
+
+def _short_message(fault: dict[str, Any]) -> None:
+    fault["message"] = clean_text(fault.get("message", ""), _SHORT_MESSAGE)
+
+
+def referee_error_result(agents: int, faults: Sequence[Fault], reason: str) -> dict[str, Any]:
+    """The ``result`` of a match the referee could not finish: no figures, no winner, the reason."""
+    return {
+        "revenue": [0.0] * agents, "cost": [0.0] * agents, "profit": [0.0] * agents, "winner": None,
+        "faults": [f.to_json() for f in faults], "referee_error": clean_text(reason, MAX_MESSAGE),
+    }
+
+
+def referee_error_record(topology: str, seed: int, agents: Sequence[str], reason: str) -> dict[str, Any]:
+    """The record of a match whose referee failed before it could say more (its worker died)."""
+    return {
+        "format": RECORD_FORMAT, "topology": topology, "seed": seed, "agents": list(agents),
+        "companies": [], "tasks": [], "auctions": [], "plans": [None] * len(agents),
+        "result": referee_error_result(len(agents), (), reason),
+    }
+
+
+def referee_error(record: dict[str, Any]) -> str | None:
+    """Why the referee failed in the match of ``record``, or None for a finished match."""
+    result = record.get("result")
+    error = result.get("referee_error") if isinstance(result, dict) else None
+    return None if error is None else str(error)

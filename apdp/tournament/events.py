@@ -1,0 +1,93 @@
+"""Tournament events: the runner announces what happens; observers (progress bar, store, log) listen.
+
+The runner calls the hooks of one :class:`TournamentEvents`; :class:`Broadcast` fans them out to
+several observers, so the runner knows none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from apdp.tournament.schedule import MatchSpec
+
+#: A match record in the "apdp-record/1" format (see ``apdp.referee.match``).
+Record = dict[str, Any]
+
+
+class TournamentEvents:
+    """No-op observer: subclass it and override the hooks you need.
+
+    Order: ``on_start`` once; for each match ``on_match_started`` then either ``on_match_finished``
+    (followed by ``on_match_faulted`` if an agent faulted in it) or ``on_match_error`` (the referee
+    could not finish the match: a bug or a lost worker, never an agent's fault); ``on_end`` once.
+    """
+
+    def on_start(self, total: int, done: int) -> None:
+        """The run begins: ``total`` matches in the schedule, ``done`` of them already stored."""
+
+    def on_match_started(self, match: MatchSpec) -> None:
+        """``match`` was handed to a worker."""
+
+    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        """``match`` was played; ``record`` is its full record."""
+
+    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
+        """``match`` was played and at least one agent faulted (see ``record["result"]["faults"]``)."""
+
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+        """The referee could not finish ``match``: ``record`` says why (``result.referee_error``); it
+        is stored as such, counted by the reports, and a rerun plays it again."""
+
+    def on_end(self, interrupted: bool) -> None:
+        """The run is over (``interrupted``: stopped before the end of the schedule)."""
+
+
+class Broadcast(TournamentEvents):
+    """Forwards every event to each observer, in the order given."""
+
+    def __init__(self, observers: Iterable[TournamentEvents]) -> None:
+        self.observers = list(observers)
+
+    def on_start(self, total: int, done: int) -> None:
+        for o in self.observers:
+            o.on_start(total, done)
+
+    def on_match_started(self, match: MatchSpec) -> None:
+        for o in self.observers:
+            o.on_match_started(match)
+
+    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        for o in self.observers:
+            o.on_match_finished(match, record)
+
+    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
+        for o in self.observers:
+            o.on_match_faulted(match, record)
+
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+        for o in self.observers:
+            o.on_match_error(match, record)
+
+    def on_end(self, interrupted: bool) -> None:
+        for o in self.observers:
+            o.on_end(interrupted)
+
+
+def announce(events: TournamentEvents, match: MatchSpec, record: Record) -> None:
+    """Tell ``events`` how ``match`` ended, by its ``record``: finished (and faulted), or a referee error."""
+    from apdp.referee.record import referee_error
+
+    if referee_error(record) is not None:
+        events.on_match_error(match, record)
+        return
+    events.on_match_finished(match, record)
+    if record["result"].get("faults"):
+        events.on_match_faulted(match, record)
+
+
+def failed(match: MatchSpec, reason: str) -> Record:
+    """The record of ``match`` when its referee failed before it could make one (its worker died)."""
+    from apdp.referee.record import referee_error_record
+
+    return referee_error_record(match.topology, match.seed, match.agents, reason)

@@ -1,0 +1,66 @@
+"""What a tournament's worker process does: get its zygote, then play the matches it is handed.
+
+The fork server loads this module (and the referee, :mod:`apdp.referee.match`) before it forks any worker;
+it is kept apart from :mod:`apdp.tournament.run` so that the workers do not load what only the parent
+uses (the store, the progress bar, the Ray executor).
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apdp.agents.discovery import AgentSource
+from apdp.sandbox.cores import pin_to_core, take_core
+from apdp.game.scenario import Scenario
+from apdp.tournament.events import Record
+from apdp.tournament.logs import worker_logging
+from apdp.tournament.schedule import MatchSpec
+
+
+@dataclass(frozen=True)
+class PlayMatch:
+    """Plays one scheduled match in a worker: the base scenario on the match's network and seed.
+
+    ``paths`` maps an agent's name to its file: the match gets both, so that a worker plays exactly
+    the files the parent resolved (and hashed into the configuration), whatever its search path.
+    ``key`` is the tournament's secret key (from its store), which the match's streams derive from.
+    """
+
+    scenario: Scenario
+    paths: Mapping[str, str]
+    key: bytes = field(repr=False)
+    #: each agent's identity and the agents' parameter files, as the parent read them (None: the
+    #: worker reads them)
+    identities: Mapping[str, dict[str, Any]] | None = None
+    registry: dict[str, dict[str, Any]] | None = None
+
+    def __call__(self, match: MatchSpec) -> Record:
+        from apdp.referee.match import play_match  # imported in the worker, where it runs
+
+        scenario = self.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
+        agents = [AgentSource(name, Path(self.paths[name])) for name in match.agents]
+        identities = None if self.identities is None else [self.identities[name] for name in match.agents]
+        return play_match(scenario, agents, seed=match.seed, key=self.key, identities=identities,
+                          registry=self.registry)
+
+
+def worker_start(queue: Any, level: int, nursery: socket.socket | None) -> None:
+    """A worker's first steps: its log goes to the run's; it gets its zygote at once, a fork of the
+    run's zygote through ``nursery`` (already loaded), else one of its own (a fresh interpreter that
+    loads apdp while the worker waits for its first match); and it takes a free core of the machine
+    for its lifetime (:mod:`apdp.sandbox.cores`), if there is one, for itself and its zygote."""
+    from apdp.sandbox.zygote_link import Zygote
+
+    worker_logging(queue, level)
+    zygote = None if nursery is None else Zygote.adopt(nursery)
+    if zygote is None:
+        zygote = Zygote.get()
+    if nursery is not None:
+        nursery.close()
+    core = take_core()
+    if core is not None:
+        pin_to_core(core, zygote)

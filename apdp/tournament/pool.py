@@ -1,0 +1,247 @@
+"""Which stored tournaments a report pools: each once, whole or said to be incomplete, and alike.
+
+A tournament is one network and one tournament seed of a results store. Its identity is what decides
+its matches: the stored configuration (field, agent files, scenario), the network, the seed and a
+fingerprint of the store's secret key. A copy of a results folder, or a replay of a tournament with
+its published key, is the same tournament: it is counted once (the matches of both are merged, so a
+copy resumed further adds its extra matches), with a one-line note. A tournament whose stored
+matches fall short of the schedule its configuration implies is reported as incomplete, naming the
+missing matches. Tournaments whose agents (names or files), networks or task counts differ are not
+pooled unless asked (``mixed``): the error says in one line what differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apdp.errors import UserError
+from apdp.tournament.schedule import MatchSpec, double_round_robin, tournament_seeds
+from apdp.tournament.stats import PooledMatch
+from apdp.tournament.store import ResultsStore, StoredMatch
+
+#: Configuration keys that say which tournaments a store holds, not what one tournament is.
+_STORE_LEVEL = ("topologies", "repeat", "seed")
+#: Missing matches named in a note before "and N more".
+_NAMED = 3
+
+
+@dataclass
+class Tournament:
+    """One stored tournament: where it is, what decides it, and its matches by key."""
+
+    results: str
+    topology: str
+    seed: int
+    fingerprint: str
+    config: dict[str, Any]
+    identities: dict[str, dict[str, Any]]
+    matches: dict[str, StoredMatch] = field(default_factory=dict)
+    #: Stored matches the referee could not finish (not in ``matches``: a resume plays them again).
+    errors: dict[str, StoredMatch] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """``results/a: france seed 5``."""
+        return f"{self.results}: {self.topology} seed {self.seed}"
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The field: from the stored configuration, else the agents of the stored matches."""
+        configured = self.config.get("agents")
+        if isinstance(configured, list) and configured:
+            return tuple(str(a) for a in configured)
+        return tuple(sorted({a for m in self.matches.values() for a in m.agents}))
+
+    def schedule(self) -> list[MatchSpec]:
+        """The matches its configuration implies (its field's double all-play-all)."""
+        return double_round_robin(self.agents, [self.topology], self.seed, 1)
+
+    def missing(self) -> list[MatchSpec]:
+        """Scheduled matches not finished: not stored, or stored as a referee error (without a
+        configured field, only the referee errors are known)."""
+        if not self.config.get("agents"):
+            return [m for m in self.schedule() if m.key in self.errors]
+        return [m for m in self.schedule() if m.key not in self.matches]
+
+
+@dataclass
+class Pool:
+    """The tournaments a report pools, and the notes the report prints about them."""
+
+    tournaments: list[Tournament]
+    notes: list[str]
+    #: tournaments with scheduled matches missing (not started ones too), and those matches
+    gaps: list[tuple[Tournament, list[MatchSpec]]] = field(default_factory=list)
+
+    def matches(self) -> list[PooledMatch]:
+        """Every pooled match, each once, tagged with its tournament."""
+        return [
+            PooledMatch((t.results, t.topology, t.seed), m)
+            for t in self.tournaments
+            for _, m in sorted(t.matches.items())
+        ]
+
+    def errors(self) -> list[PooledMatch]:
+        """Every stored match the referee could not finish (and no copy finished), tagged likewise."""
+        return [
+            PooledMatch((t.results, t.topology, t.seed), m)
+            for t in self.tournaments
+            for key, m in sorted(t.errors.items())
+            if key not in t.matches
+        ]
+
+
+
+def _fingerprint(config: Mapping[str, Any], topology: str, seed: int, key: bytes | None,
+                 matches: Sequence[StoredMatch]) -> str:
+    if config:
+        decides = {
+            "config": {k: v for k, v in config.items() if k not in _STORE_LEVEL},
+            "topology": topology,
+            "seed": seed,
+            "key": None if key is None else hashlib.sha256(key).hexdigest(),
+        }
+    else:  # a store without a configuration: its results are its identity
+        decides = {"results": sorted((m.key, m.seed, list(m.profit), m.winner) for m in matches)}
+    return hashlib.sha256(json.dumps(decides, sort_keys=True).encode()).hexdigest()
+
+
+def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
+    store = ResultsStore.open(folder)
+    try:
+        config, key, identities = store.config(), store.key(), store.identities()
+        matches = list(store.matches())
+    finally:
+        store.close()
+    by_tournament: dict[tuple[str, int], list[StoredMatch]] = {}
+    topologies = config.get("topologies")
+    if isinstance(topologies, list) and isinstance(config.get("seed"), int):
+        for topology in topologies:  # tournaments not started yet are listed too
+            for seed in tournament_seeds(config["seed"], int(config.get("repeat") or 1)):
+                by_tournament[(str(topology), seed)] = []
+    for m in matches:
+        by_tournament.setdefault((m.topology, m.tournament_seed), []).append(m)
+    tournaments = [
+        Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, key, stored), config,
+                   identities, {m.key: m for m in stored if m.error is None},
+                   {m.key: m for m in stored if m.error is not None})
+        for (topology, seed), stored in by_tournament.items()
+    ]
+    return config, tournaments
+
+
+def _pair(m: MatchSpec) -> str:
+    return f"{m.agents[0]} vs {m.agents[1]}"
+
+
+def _incomplete_note(t: Tournament, missing: list[MatchSpec]) -> str:
+    total = len(t.schedule())
+    failed = [m for m in missing if m.key in t.errors and m.key not in t.matches]
+    if len(missing) == total and not failed:
+        return f"{t.label}: not started, none of its {total} matches is stored"
+    named = ", ".join(_pair(m) for m in missing[:_NAMED])
+    more = f" and {len(missing) - _NAMED} more" if len(missing) > _NAMED else ""
+    errors = ""
+    if failed:
+        reason = t.errors[failed[0].key].error
+        errors = (f", {len(failed)} of them ended in a referee error (apdp's failure, counted for nobody; "
+                  f"the first: {reason})")
+    return (
+        f"{t.label} is incomplete: {len(missing)} of {total} matches missing ({named}{more}){errors}; "
+        f"resume it with the same apdp tournament command and --out {t.results}"
+    )
+
+
+def _networks(config: Mapping[str, Any], tournaments: Sequence[Tournament]) -> tuple[str, ...]:
+    topologies = config.get("topologies")
+    if isinstance(topologies, list):
+        return tuple(sorted(str(t) for t in topologies))
+    return tuple(sorted({t.topology for t in tournaments}))
+
+
+def _tasks(config: Mapping[str, Any]) -> int | None:
+    scenario = config.get("scenario")
+    tasks = scenario.get("tasks") if isinstance(scenario, dict) else None
+    return tasks if isinstance(tasks, int) else None
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def differences(pooled: Sequence[Tournament], networks: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """What differs between the tournaments (each against the first): agents, agent files,
+    networks, tasks per match. ``networks`` maps a results folder to its networks."""
+    if not pooled:
+        return []
+    first = pooled[0]
+    found: dict[str, str] = {}
+    for t in pooled[1:]:
+        if "agents" not in found and set(t.agents) != set(first.agents):
+            extra = sorted(set(t.agents) - set(first.agents))
+            lacking = sorted(set(first.agents) - set(t.agents))
+            parts = ([f"adds {_names(extra)}"] if extra else []) + ([f"lacks {_names(lacking)}"] if lacking else [])
+            found["agents"] = f"agents: {t.label} {' and '.join(parts)} (against {first.label})"
+        old, new = first.config.get("agent_files"), t.config.get("agent_files")
+        if "files" not in found and isinstance(old, dict) and isinstance(new, dict):
+            changed = sorted(a for a in set(old) & set(new) if old[a] != new[a])
+            if changed:
+                found["files"] = (
+                    f"agent files: {changed[0]!r} is another file in {t.results} than in {first.results} "
+                    f"(sha256 {str(new[changed[0]])[:12]} vs {str(old[changed[0]])[:12]})"
+                )
+        if "networks" not in found and networks[t.results] != networks[first.results]:
+            found["networks"] = (
+                f"networks: {first.results} plays {_names(networks[first.results])}, "
+                f"{t.results} plays {_names(networks[t.results])}"
+            )
+        a, b = _tasks(first.config), _tasks(t.config)
+        if "tasks" not in found and a is not None and b is not None and a != b:
+            found["tasks"] = f"tasks per match: {a} in {first.results}, {b} in {t.results}"
+    return list(found.values())
+
+
+def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
+    """The tournaments stored in ``folders``, each once, checked for gaps and alike.
+
+    A folder without results, or tournaments that differ when ``mixed`` is False, raise UserError.
+    """
+    unique = list({Path(f).resolve(): f for f in reversed(folders)}.values())[::-1]  # a folder named twice counts once
+    kept: dict[str, Tournament] = {}
+    networks: dict[str, tuple[str, ...]] = {}
+    copies: dict[tuple[str, str], int] = {}
+    for folder in unique:
+        config, tournaments = _read(folder)
+        networks[str(folder)] = _networks(config, tournaments)
+        for t in tournaments:
+            same = kept.get(t.fingerprint)
+            if same is None:
+                kept[t.fingerprint] = t
+                continue
+            if t.matches:
+                copies[(t.results, same.results)] = copies.get((t.results, same.results), 0) + 1
+            for key, m in t.matches.items():
+                same.matches.setdefault(key, m)
+            for key, m in t.errors.items():
+                same.errors.setdefault(key, m)
+    tournaments = list(kept.values())
+    if not any(t.matches for t in tournaments):
+        raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}")
+    notes = [
+        f"{copy} holds {n} tournament(s) that {original} holds too (a copy or a replay): counted once"
+        for (copy, original), n in copies.items()
+    ]
+    gaps = [(t, missing) for t in tournaments if (missing := t.missing())]
+    notes += [_incomplete_note(t, missing) for t, missing in gaps]
+    played = [t for t in tournaments if t.matches]
+    differ = differences(played, networks)
+    if differ and not mixed:
+        raise UserError(f"cannot pool tournaments that differ: {'; '.join(differ)}; pool them anyway with --mixed")
+    if differ:
+        notes.append(f"pooled with --mixed although they differ: {'; '.join(differ)}")
+    return Pool(played, notes, gaps)

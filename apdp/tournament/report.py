@@ -1,0 +1,283 @@
+"""Reports over any number of results folders: table, markdown, csv, json or html.
+
+Sections: the study's table (standings with ratings), the pairwise grid (W-D-L of each row agent
+against each column agent, both sides pooled), every pairing side by side (W/D/L and both mean
+profits), faults per agent and kind, and profit statistics per agent; with more than one network,
+the standings of each network. ``csv`` prints one tidy table (:mod:`apdp.tournament.tidy`, ``--table``);
+``json`` has ``agents``, ``matches`` and the rest (and ``notes``, ``incomplete``, ``networks``);
+``html`` is a self-contained page drawn from the json (:mod:`apdp.tournament.report_page`). Grouped
+reports add the model usage (tokens, time) of each generated agent next to its results.
+
+What is pooled is decided by :mod:`apdp.tournament.pool`: every tournament once (a copy or a replay is
+the same tournament), incomplete ones said so, and tournaments that differ refused unless ``mixed``.
+Groups come from the agents' identities stored when they played (:mod:`apdp.tournament.groups`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from apdp.errors import UserError
+from apdp.tournament.choices import FORMATS as FORMATS  # the output formats
+from apdp.tournament.groups import Group, check_grouping, group_standings, label_function, stored_labels
+from apdp.tournament.pool import Pool, load_pool
+from apdp.tournament.rating import SCALE
+from apdp.tournament.stats import PooledMatch, Statistics, compute, match_json
+from apdp.tournament.tidy import TABLES, tidy_table, to_csv
+from apdp.tournament.usage import agent_usage
+
+#: Keys of each JSON ``agents`` entry, in order.
+AGENT_FIELDS = (
+    "agent", "avg_wins", "sd_wins", "avg_losses", "sd_losses", "total_wins", "total_losses",
+    "draws", "win_rate", "faults", "rating", "rating_low", "rating_high", "referee_errors",
+)
+
+
+def load(folders: Sequence[str | Path], *, mixed: bool = False) -> list[PooledMatch]:
+    """Every stored match of ``folders``, each tournament once (see :func:`apdp.tournament.pool.load_pool`);
+    a folder without results, or tournaments that differ unless ``mixed``, raise UserError."""
+    return load_pool(folders, mixed=mixed).matches()
+
+
+Section = tuple[str, list[str], list[list[Any]]]
+
+
+@dataclass
+class Context:
+    """What a report knows beyond the pooled statistics: notes on what was pooled, each agent's
+    group (from stored identities), and the statistics of each network when there are several."""
+
+    notes: list[str] = field(default_factory=list)
+    labels: dict[str, str] | None = None
+    networks: dict[str, Statistics] = field(default_factory=dict)
+    incomplete: list[dict[str, Any]] = field(default_factory=list)
+    #: The stored matches the referee could not finish: tournament, match key, agents, reason.
+    referee_errors: list[dict[str, Any]] = field(default_factory=list)
+
+
+def build(
+    folders: Sequence[str | Path], group_by: str | None = None, *, mixed: bool = False
+) -> tuple[Statistics, list[PooledMatch], Context]:
+    """Load and compute everything a report of ``folders`` shows (UserError on bad input)."""
+    if group_by is not None:
+        check_grouping(group_by)  # a bad grouping fails before any work
+    pool: Pool = load_pool(folders, mixed=mixed)
+    pooled = pool.matches()
+    errors = pool.errors()
+    stats = compute(pooled, errors=errors)
+    context = Context(notes=list(pool.notes))
+    context.referee_errors = [
+        {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.key,
+         "agents": list(p.match.agents), "reason": p.match.error}
+        for p in errors
+    ]
+    context.incomplete = [
+        {"results": t.results, "topology": t.topology, "seed": t.seed, "scheduled": len(t.schedule()),
+         "missing": [m.key for m in missing]}
+        for t, missing in pool.gaps
+    ]
+    if group_by is not None:
+        context.labels, notes = stored_labels(pool.tournaments, [s.agent for s in stats.standings], group_by)
+        context.notes += notes
+    networks = sorted({p.match.topology for p in pooled})
+    if len(networks) > 1:
+        context.networks = {n: compute([p for p in pooled if p.match.topology == n]) for n in networks}
+    return stats, pooled, context
+
+
+def _groups(stats: Statistics, group_by: str, context: Context | None) -> list[Group]:
+    labels = context.labels if context is not None and context.labels is not None else None
+    if labels is None:  # no stored identities at hand: the agent files present now
+        label = label_function(group_by)
+        labels = {s.agent: label(s.agent) for s in stats.standings}
+    return group_standings(stats, labels)
+
+
+def _standings_section(title: str, stats: Statistics) -> Section:
+    return (
+        title,
+        ["agent", "avg wins", "sd wins", "avg losses", "sd losses", "wins", "losses", "draws",
+         "win rate", "faults", "rating", "95% CI"],
+        [[s.agent, round(s.avg_wins, 2), round(s.sd_wins, 2), round(s.avg_losses, 2),
+          round(s.sd_losses, 2), s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}",
+          s.faults, round(s.rating), f"{s.rating_low:.0f} to {s.rating_high:.0f}"]
+         for s in stats.standings],
+    )
+
+
+def _r(x: float) -> float:
+    return round(x, 1) + 0.0  # + 0.0: no "-0" in tables
+
+
+def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
+    if agent == opponent:
+        return ""
+    w, d, lo = stats.grid.get(agent, {}).get(opponent, (0, 0, 0))
+    return f"{w}-{d}-{lo}"
+
+
+def sections(stats: Statistics, group_by: str | None = None, context: Context | None = None) -> list[Section]:
+    """(title, headers, rows) of every section, in print order."""
+    out: list[Section] = []
+    if group_by is not None:
+        out.append((
+            f"Groups by {group_by}: wins and losses per tournament and agent of the group, "
+            "mean rating of its agents",
+            ["group", "agents", "tournaments", "matches", "avg wins", "sd wins", "avg losses",
+             "sd losses", "wins", "losses", "draws", "win rate", "faults", "mean rating", "95% CI"],
+            [[g.group, len(g.agents), g.tournaments, g.matches, round(g.avg_wins, 2), round(g.sd_wins, 2),
+              round(g.avg_losses, 2), round(g.sd_losses, 2), g.wins, g.losses, g.draws,
+              f"{g.win_rate:.3f}", g.faults, round(g.mean_rating),
+              f"{g.rating_low:.0f} to {g.rating_high:.0f}"] for g in _groups(stats, group_by, context)],
+        ))
+    if group_by is not None:
+        out.append((
+            "Model usage per agent",
+            ["agent", "model", "calls", "prompt tokens", "completion tokens", "tokens", "model s", "wins",
+             "win rate", "tokens/win"],
+            [[u.agent, u.model or "-", *("-" if x is None else x for x in (u.calls, u.prompt_tokens,
+              u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds), u.wins,
+              f"{u.win_rate:.3f}", "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
+             for u in agent_usage(stats.standings)],
+        ))
+    networks = context.networks if context is not None else {}
+    on = f" on {', '.join(networks)}" if networks else ""
+    out.append(_standings_section(
+        f"Standings: {stats.tournaments} tournament(s){on}, {stats.matches} matches\n({SCALE})", stats
+    ))
+    for network, ns in networks.items():
+        out.append(_standings_section(
+            f"Standings on {network}: {ns.tournaments} tournament(s), {ns.matches} matches", ns
+        ))
+    names = [s.agent for s in stats.standings]
+    out.append((
+        "Pairwise grid: W-D-L of the row agent against the column agent",
+        ["", *names],
+        [[a, *(_grid_cell(stats, a, o) for o in names)] for a in names],
+    ))
+    out.append((
+        "Pairings by side: company 0 agent vs company 1 agent",
+        ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
+        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
+          _r(g.opponent_profit)] for g in stats.legs],
+    ))
+    if context is not None and context.referee_errors:
+        out.append((
+            f"Referee errors: {len(context.referee_errors)} match(es) the referee could not finish (apdp's "
+            "failure, never an agent's: counted for nobody; a resume plays them again)",
+            ["tournament", "match", "reason"],
+            [[f"{e['results']}: {e['topology']} seed {e['seed']}", e["match"], e["reason"]]
+             for e in context.referee_errors],
+        ))
+    kinds = stats.fault_kinds
+    out.append((
+        "Faults per agent and kind" if stats.faults else "Faults: none",
+        ["agent", *kinds, "total"],
+        [[a, *(c.get(k, 0) for k in kinds), sum(c.values())] for a, c in stats.faults.items()],
+    ))
+    out.append((
+        "Profit per match",
+        ["agent", "matches", "mean", "sd", "min", "median", "max"],
+        [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
+          _r(p.median), _r(p.max)] for p in stats.profits],
+    ))
+    return out
+
+
+def _agents_json(stats: Statistics) -> list[dict[str, Any]]:
+    return [
+        {**{k: asdict(s)[k] for k in AGENT_FIELDS}, "matches": s.matches, "tournaments": s.tournaments}
+        for s in stats.standings
+    ]
+
+
+def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None,
+            context: Context | None = None) -> dict[str, Any]:
+    """The JSON report (with ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
+    tournaments and their missing match keys, ``referee_errors`` (matches the referee could not
+    finish, in no figure), ``networks`` with each network's ``agents``)."""
+    extra: dict[str, Any] = {}
+    if group_by is not None:
+        extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)]}
+        extra["usage"] = [asdict(u) for u in agent_usage(stats.standings)]
+    return {
+        **extra,
+        "tournaments": stats.tournaments,
+        "agents": _agents_json(stats),
+        "pairs": [asdict(g) for g in stats.legs],
+        "faults": stats.faults,
+        "profits": [asdict(p) for p in stats.profits],
+        "matches": [match_json(p) for p in pooled],
+        "rating_scale": SCALE,
+        "notes": list(context.notes) if context is not None else [],
+        "incomplete": list(context.incomplete) if context is not None else [],
+        "referee_errors": list(context.referee_errors) if context is not None else [],
+        "networks": [
+            {"network": n, "tournaments": ns.tournaments, "matches": ns.matches, "agents": _agents_json(ns)}
+            for n, ns in (context.networks if context is not None else {}).items()
+        ],
+    }
+
+
+def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by: str | None = None,
+           context: Context | None = None, table: str | None = None) -> str:
+    """The report in ``fmt`` (one of FORMATS), with a section of groups when ``group_by`` is set.
+
+    ``csv`` is the one tidy table ``table`` (default ``standings``; see :mod:`apdp.tournament.tidy`);
+    table and markdown begin with the context's notes.
+    """
+    if fmt not in FORMATS:
+        raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if table is not None and fmt != "csv":
+        raise UserError(f"--table chooses the one table of --format csv ({', '.join(TABLES)}); "
+                        f"--format {fmt} shows them all")
+    if fmt == "csv":
+        groups = _groups(stats, group_by, context) if group_by is not None else None
+        networks = context.networks if context is not None and context.networks else None
+        if networks is None and pooled:
+            networks = {pooled[0].match.topology: stats}
+        return to_csv(tidy_table(table or "standings", stats, groups, networks)).rstrip("\n")
+    if fmt == "json":
+        return json.dumps(to_json(stats, pooled, group_by, context), indent=2)
+    if fmt == "html":
+        from apdp.tournament.report_page import report_html
+
+        return report_html(to_json(stats, pooled, group_by, context))
+    notes = context.notes if context is not None else []
+    bullet = "- " if fmt == "markdown" else ""
+    blocks = ["".join(f"{bullet}Note: {n}\n" for n in notes)] if notes else []
+    for title, headers, rows in sections(stats, group_by, context):
+        if not rows:
+            blocks.append(f"{title}\n" if fmt == "table" else f"## {title}\n")
+        elif fmt == "markdown":
+            blocks.append(f"## {title}\n\n{tabulate(rows, headers, tablefmt='github')}\n")
+        else:
+            blocks.append(f"{title}\n{tabulate(rows, headers, tablefmt='simple')}\n")
+    return "\n".join(blocks)
+
+
+def check_options(fmt: str, group_by: str | None = None, table: str | None = None) -> None:
+    """Raise UserError (one line) for a bad format, grouping or table, before any work."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if group_by is not None:
+        check_grouping(group_by)
+    if table is not None and table not in TABLES:
+        raise UserError(f"unknown table {table!r}; choose one of: {', '.join(TABLES)}")
+    if table is not None and fmt != "csv":
+        raise UserError(f"--table chooses the one table of --format csv; --format {fmt} shows them all")
+
+
+def report(folders: Sequence[str | Path], fmt: str = "table", group_by: str | None = None, *,
+           mixed: bool = False, table: str | None = None) -> str:
+    """The report over the results of ``folders`` in ``fmt``, grouped by provenance if asked;
+    ``mixed`` pools tournaments that differ, ``table`` is the one table of ``csv``."""
+    check_options(fmt, group_by, table)
+    stats, pooled, context = build(folders, group_by, mixed=mixed)
+    return render(stats, pooled, fmt, group_by, context, table)

@@ -1,0 +1,126 @@
+"""The report as one self-contained HTML page (``apdp report --format html --out FILE.html``).
+
+The page's data is exactly the JSON report (:func:`apdp.tournament.report.to_json`), so its tables show
+the same figures; the page draws from it the study's table, the ratings with their 95% intervals,
+the pairwise grid as a heat map, the profit distributions, the faults by kind and every match, each
+with a link to its replay (written next to the page with ``replays``) or the ``apdp replay``
+command that makes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from apdp.errors import UserError
+from apdp.files import check_writable, write_atomically
+from apdp.pages.html import page
+from apdp.pages.replay import write_replay
+from apdp.tournament.store import ResultsStore
+
+_BODY = """\
+<header><h1 id="title"></h1><p id="subtitle"></p></header>
+<main>
+<nav id="toc"></nav>
+<section id="notes-section" hidden><h2>Notes</h2><ul id="notes"></ul>
+  <div id="referee-errors-box" hidden><h3>Referee errors</h3>
+  <p class="note">Matches the referee could not finish (apdp's failure, never an agent's): counted for
+  nobody; a resume of the tournament plays them again.</p>
+  <div class="scroll"><table id="referee-errors"></table></div></div></section>
+<section id="standings-section"><h2>Standings</h2>
+  <p class="note">Average wins and losses per tournament with their SDs, totals, win rate, faults, and
+  Bradley-Terry ratings (Elo scale) with bootstrap 95% intervals.</p>
+  <div class="scroll"><table id="standings"></table></div></section>
+<section id="groups-section" hidden><h2 id="groups-title">Groups</h2>
+  <div class="scroll"><table id="groups"></table></div>
+  <h2>Model usage per agent</h2><div class="scroll"><table id="usage"></table></div></section>
+<section id="ratings-section"><h2>Ratings with 95% intervals</h2><svg id="ratings" class="chart"></svg></section>
+<section id="grid-section"><h2>Pairwise grid</h2>
+  <p class="note">Wins-draws-losses of the row agent against the column agent, both sides pooled; the colour is
+  the row agent's score (a draw counts half).</p><div class="scroll"><table id="grid"></table></div></section>
+<section id="profits-section"><h2>Profit per match</h2>
+  <p class="note">Box: quartiles; whiskers: min and max; dot: mean.</p><svg id="profits" class="chart"></svg></section>
+<section id="faults-section"><h2>Faults by kind</h2><div id="faults"></div></section>
+<section id="matches-section"><h2>Matches</h2>
+  <p class="note" id="replay-note"></p>
+  <input id="filter" type="search" placeholder="filter: agent, network, seed..." aria-label="filter matches">
+  <span id="match-count"></span>
+  <div class="scroll tall"><table id="matches"></table></div></section>
+</main>"""
+
+
+def match_key(match: dict[str, Any]) -> str:
+    """The store key of a JSON report's match (``topology/tournament seed/agent0/agent1``)."""
+    return "/".join((str(match["topology"]), str(match["tournament_seed"]), *match["agents"]))
+
+
+def replay_name(index: int, key: str) -> str:
+    """The file name of match ``index``'s replay: its number and its key, made safe for a path."""
+    return f"{index + 1:04d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', key)}.html"
+
+
+def page_data(report: dict[str, Any], title: str, replays: Sequence[str] | None = None) -> dict[str, Any]:
+    """The page's data: the JSON report with each match's key (for ``apdp replay --match``), the
+    title, and the relative link to each match's replay (or None)."""
+    matches = [{**m, "key": match_key(m)} for m in report["matches"]]
+    return {**report, "matches": matches, "title": title, "replays": list(replays) if replays is not None else None}
+
+
+def report_html(report: dict[str, Any], title: str | None = None, replays: Sequence[str] | None = None) -> str:
+    """The HTML page of a JSON report (``replays``: one relative link per match, or None)."""
+    shown = title or f"apdp report: {report['tournaments']} tournament(s), {len(report['matches'])} matches"
+    return page(shown, _BODY, page_data(report, shown, replays), ("common.css", "report.css"),
+                ("common.js", "report.js"))
+
+
+def write_replays(matches: Sequence[dict[str, Any]], folder: Path) -> list[str]:
+    """Write the replay of every match of a JSON report into ``folder``, from the stores the
+    matches came from; their links relative to the folder's parent."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_results: dict[str, list[int]] = defaultdict(list)
+    for i, m in enumerate(matches):
+        by_results[str(m["results"])].append(i)
+    links = [""] * len(matches)
+    for results, indices in by_results.items():
+        store = ResultsStore.open(results)
+        try:
+            for i in indices:
+                key = match_key(matches[i])
+                record = store.record(key)
+                if record is None:
+                    raise UserError(f"{results}: match {key} is gone from the store; make the report again")
+                name = replay_name(i, key)
+                write_replay(record, folder / name, source=f"{results} {key}")
+                links[i] = f"{folder.name}/{name}"
+        finally:
+            store.close()
+    return links
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenReport:
+    """What :func:`write_report_page` wrote: the page, its size, and the replays' folder if any."""
+
+    path: Path
+    bytes: int
+    matches: int
+    replays: Path | None
+
+
+def write_report_page(report: dict[str, Any], out: str | Path, *, replays: bool = False) -> WrittenReport:
+    """Write the page of a JSON report to ``out``.
+
+    With ``replays``, every match's replay goes in ``OUT-replays/`` beside the page (a folder named
+    after the page), and the page links to them.
+    """
+    out = Path(out)
+    check_writable(out)
+    folder = out.with_name(out.stem + "-replays") if replays else None
+    links = write_replays(report["matches"], folder) if folder is not None else None
+    text = report_html(report, replays=links)
+    write_atomically(out, text)
+    return WrittenReport(out, len(text.encode("utf-8")), len(report["matches"]), folder)

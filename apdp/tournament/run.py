@@ -1,0 +1,145 @@
+"""Running a tournament: the schedule, minus what the store already holds, over the workers.
+
+This module wires the parts together (store writer, log, progress bar as observers of the runner);
+none of them knows the others.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apdp.agents.files import check_outside_agents
+from apdp.agents.discovery import registry_params
+from apdp.agents.identity import agent_identity
+from apdp.referee.record import referee_error
+from apdp.tournament.config import TournamentConfig
+from apdp.tournament.events import Broadcast, Record, TournamentEvents
+from apdp.tournament.executor import PlayFunction, run_matches
+from apdp.tournament.logs import LogEvents, RunLog
+from apdp.tournament.play import PlayMatch, worker_start
+from apdp.tournament.progress import ProgressBar
+from apdp.tournament.progress_lines import ProgressLines
+from apdp.tournament.ray_executor import RayCluster, RaySession
+from apdp.tournament.schedule import MatchSpec, double_round_robin
+from apdp.tournament.store import ResultsStore, StoreWriter
+
+
+@dataclass
+class RunSummary(TournamentEvents):
+    """What a run did; it counts the events it is sent."""
+
+    total: int = 0
+    skipped: int = 0
+    played: int = 0
+    faulted: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    error_messages: list[str] = field(default_factory=list)
+
+    def on_start(self, total: int, done: int) -> None:
+        self.total, self.skipped = total, done
+
+    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+        self.played += 1
+
+    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
+        self.faulted += 1
+
+    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+        self.errors += 1
+        self.error_messages.append(f"{match.key}: {referee_error(record)}")
+
+
+def schedule_of(config: TournamentConfig) -> list[MatchSpec]:
+    """Every match of the configured tournaments."""
+    return double_round_robin(config.agents, config.topologies, config.seed, config.repeat)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out: str | Path,
+    *,
+    jobs: int,
+    progress: bool = True,
+    play: PlayFunction | None = None,
+    observers: Sequence[TournamentEvents] = (),
+    key: bytes | None = None,
+    ray: RayCluster | None = None,
+) -> RunSummary:
+    """Play the tournament into the store of ``out``, skipping the matches already stored.
+
+    ``play`` replaces the real match (tests); ``observers`` get every event after the store.
+    ``key`` is the tournament's secret key: None keeps the store's (a new store makes one); a key
+    given replays a published tournament, and a store holding another key is refused.
+    ``ray``: play on a Ray cluster (:mod:`apdp.tournament.ray_executor`) instead of ``jobs`` local
+    worker processes, connected before anything is written; the stored results are the same.
+    """
+    if ray is None or play is not None:
+        return _run(config, Path(out), jobs, progress, play, observers, key, None)
+    from apdp.tournament.ray_executor import connected
+
+    with connected(ray) as session:
+        return _run(config, Path(out), jobs, progress, play, observers, key, session)
+
+
+def _run(
+    config: TournamentConfig,
+    out: Path,
+    jobs: int,
+    progress: bool,
+    play: PlayFunction | None,
+    observers: Sequence[TournamentEvents],
+    key: bytes | None,
+    ray: RaySession | None,
+) -> RunSummary:
+    check_outside_agents(out, config.agent_paths, "--out")  # an agent may read its own folder
+    store = ResultsStore.create_or_resume(out, config.to_json(), key)
+    secret = store.key()
+    assert secret is not None  # create_or_resume stores one
+    try:
+        # each agent's identity as it plays now (the store keeps those of the first run)
+        identities = {
+            name: agent_identity(name, path) for name, path in zip(config.agents, config.agent_paths, strict=True)
+        } if config.agent_paths else {}
+        if identities:
+            store.add_identities(identities)
+        schedule = schedule_of(config)
+        done = store.finished_keys()
+        todo = [m for m in schedule if m.key not in done]
+        summary = RunSummary()
+        with RunLog(out) as run_log:
+            listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
+            if progress:
+                listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
+                listeners.append(ProgressLines())  # off a terminal, where the bar draws nothing
+            events = Broadcast([*listeners, *observers])
+            started = time.perf_counter()
+            events.on_start(len(schedule), len(schedule) - len(todo))
+            interrupted = True
+            try:
+                if ray is not None:
+                    ray.play(todo, config, secret, identities, events)
+                else:
+                    from apdp.sandbox.zygote_link import Zygote
+
+                    run_matches(
+                        todo,
+                        play or PlayMatch(
+                            config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
+                            identities, registry_params(),
+                        ),
+                        events,
+                        jobs=jobs,
+                        initializer=worker_start,
+                        initargs=(run_log.queue, run_log.level, Zygote.get().nursery()),
+                    )
+                interrupted = False
+            finally:
+                summary.seconds = time.perf_counter() - started
+                events.on_end(interrupted)
+        return summary
+    finally:
+        store.close()

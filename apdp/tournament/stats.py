@@ -1,0 +1,241 @@
+"""The study's statistics, computed from stored matches: standings, pairs, faults, profits, ratings.
+
+A tournament is one (results folder, network, tournament seed); averages "per tournament" are over
+the tournaments an agent played. A match with no winner (equal profits, or both agents faulted)
+counts as a draw. SDs are sample SDs (0 with a single tournament).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from apdp.tournament.rating import FloatArray, bradley_terry_samples
+from apdp.tournament.store import StoredMatch
+
+
+@dataclass(frozen=True, slots=True)
+class PooledMatch:
+    """A stored match and the tournament it belongs to."""
+
+    tournament: tuple[str, str, int]  # (results folder, topology, tournament seed)
+    match: StoredMatch
+
+
+@dataclass
+class Standing:
+    """One agent's row of the study's table (the JSON ``agents`` entries)."""
+
+    agent: str
+    avg_wins: float
+    sd_wins: float
+    avg_losses: float
+    sd_losses: float
+    total_wins: int
+    total_losses: int
+    draws: int
+    win_rate: float
+    faults: int
+    rating: float
+    rating_low: float
+    rating_high: float
+    matches: int
+    tournaments: int
+    #: Its matches the referee could not finish (apdp's failure: counted for nobody).
+    referee_errors: int = 0
+
+
+@dataclass
+class Leg:
+    """One side of a pairing: ``agent`` as company 0 against ``opponent`` as company 1."""
+
+    agent: str
+    opponent: str
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    profit: float = 0.0  # mean profit of ``agent``
+    opponent_profit: float = 0.0  # mean profit of ``opponent``
+
+
+@dataclass
+class ProfitStats:
+    """Profit per match of one agent."""
+
+    agent: str
+    matches: int
+    mean: float
+    sd: float
+    min: float
+    median: float
+    max: float
+
+
+@dataclass
+class Statistics:
+    """Everything the reports show."""
+
+    tournaments: int
+    matches: int
+    standings: list[Standing]
+    legs: list[Leg]
+    grid: dict[str, dict[str, tuple[int, int, int]]]  # agent -> opponent -> (W, D, L)
+    faults: dict[str, dict[str, int]]  # agent -> fault kind -> count
+    profits: list[ProfitStats]
+    fault_kinds: list[str] = field(default_factory=list)
+    #: agent -> tournament -> (W, D, L) in that tournament
+    by_tournament: dict[str, dict[tuple[str, str, int], tuple[int, int, int]]] = field(default_factory=dict)
+    #: bootstrap ratings, one row per resample, column ``rating_columns[agent]``
+    rating_samples: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
+    rating_columns: dict[str, int] = field(default_factory=dict)
+    #: Matches the referee could not finish (stored as referee errors: in no other figure).
+    referee_errors: int = 0
+
+
+def outcome(match: StoredMatch, side: int) -> str:
+    """``"W"``, ``"D"`` or ``"L"`` for the agent of company ``side``."""
+    if match.winner is None:
+        return "D"
+    return "W" if match.agents[side] == match.winner else "L"
+
+
+def _sd(values: Sequence[float]) -> float:
+    return statistics.stdev(values) if len(values) >= 2 else 0.0
+
+
+def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
+            errors: Sequence[PooledMatch] = ()) -> Statistics:
+    """All statistics of the pooled matches (two agents per match); ``errors`` are the matches the
+    referee could not finish, counted apart (per agent and in all) and in no other figure."""
+    agents = sorted({a for p in pooled for a in p.match.agents})
+    index = {a: i for i, a in enumerate(agents)}
+    played: dict[str, set[tuple[str, str, int]]] = defaultdict(set)
+    wins: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
+    losses: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
+    draws: Counter[str] = Counter()
+    ties: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)  # draws per tournament
+    count: Counter[str] = Counter()
+    faults: dict[str, Counter[str]] = defaultdict(Counter)
+    profits: dict[str, list[float]] = defaultdict(list)
+    legs: dict[tuple[str, str], Leg] = {}
+    grid: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    first: list[int] = []
+    second: list[int] = []
+    score: list[float] = []
+    for p in pooled:
+        m = p.match
+        for side, agent in enumerate(m.agents):
+            played[agent].add(p.tournament)
+            count[agent] += 1
+            profits[agent].append(m.profit[side])
+            result = outcome(m, side)
+            if result == "W":
+                wins[agent][p.tournament] += 1
+            elif result == "L":
+                losses[agent][p.tournament] += 1
+            else:
+                draws[agent] += 1
+                ties[agent][p.tournament] += 1
+            opponent = m.agents[1 - side]
+            grid[agent][opponent]["WDL".index(result)] += 1
+        for fault in m.faults:
+            faults[m.agents[int(fault["agent"])]][str(fault.get("kind"))] += 1
+        leg = legs.setdefault((m.agents[0], m.agents[1]), Leg(m.agents[0], m.agents[1]))
+        result = outcome(m, 0)
+        leg.matches += 1
+        leg.wins += result == "W"
+        leg.draws += result == "D"
+        leg.losses += result == "L"
+        leg.profit += m.profit[0]
+        leg.opponent_profit += m.profit[1]
+        first.append(index[m.agents[0]])
+        second.append(index[m.agents[1]])
+        score.append({"W": 1.0, "D": 0.5, "L": 0.0}[result])
+    for leg in legs.values():
+        leg.profit /= leg.matches
+        leg.opponent_profit /= leg.matches
+    failed = Counter(a for p in errors for a in p.match.agents)
+    ratings, samples = bradley_terry_samples(len(agents), first, second, score, bootstrap=bootstrap)
+    standings = []
+    for agent in agents:
+        tournaments = sorted(played[agent])
+        w = [wins[agent][t] for t in tournaments]
+        lo = [losses[agent][t] for t in tournaments]
+        r = ratings[index[agent]]
+        standings.append(
+            Standing(
+                agent=agent,
+                avg_wins=statistics.fmean(w),
+                sd_wins=_sd(w),
+                avg_losses=statistics.fmean(lo),
+                sd_losses=_sd(lo),
+                total_wins=sum(w),
+                total_losses=sum(lo),
+                draws=draws[agent],
+                win_rate=sum(w) / count[agent],
+                faults=sum(faults.get(agent, Counter()).values()),
+                rating=r.rating,
+                rating_low=r.low,
+                rating_high=r.high,
+                matches=count[agent],
+                tournaments=len(tournaments),
+                referee_errors=failed[agent],
+            )
+        )
+    standings.sort(key=lambda s: (-s.win_rate, -s.rating, s.agent))
+    order = {s.agent: k for k, s in enumerate(standings)}
+    profit_rows = [
+        ProfitStats(
+            agent=a,
+            matches=len(profits[a]),
+            mean=statistics.fmean(profits[a]),
+            sd=_sd(profits[a]),
+            min=min(profits[a]),
+            median=statistics.median(profits[a]),
+            max=max(profits[a]),
+        )
+        for a in sorted(agents, key=order.__getitem__)
+    ]
+    kinds = sorted({k for c in faults.values() for k in c})
+    return Statistics(
+        tournaments=len({p.tournament for p in pooled}),
+        matches=len(pooled),
+        standings=standings,
+        legs=sorted(legs.values(), key=lambda g: (order[g.agent], order[g.opponent])),
+        grid={
+            a: {o: (v[0], v[1], v[2]) for o, v in grid[a].items()}
+            for a in sorted(grid, key=order.__getitem__)
+        },
+        faults={a: dict(faults[a]) for a in sorted(faults, key=order.__getitem__)},
+        profits=profit_rows,
+        fault_kinds=kinds,
+        by_tournament={
+            a: {t: (wins[a][t], ties[a][t], losses[a][t]) for t in sorted(played[a])} for a in agents
+        },
+        rating_samples=samples,
+        rating_columns=index,
+        referee_errors=len(errors),
+    )
+
+
+def match_json(p: PooledMatch) -> dict[str, Any]:
+    """One entry of the JSON report's ``matches`` list."""
+    m = p.match
+    return {
+        "topology": m.topology,
+        "tournament_seed": m.tournament_seed,
+        "seed": m.seed,
+        "agents": list(m.agents),
+        "profit": list(m.profit),
+        "winner": m.winner,
+        "faults": [
+            {**f, "agent": m.agents[int(f["agent"])], "company": int(f["agent"])} for f in m.faults
+        ],
+        "results": p.tournament[0],
+    }

@@ -1,0 +1,111 @@
+"""Tidy tables of a report, for ``apdp report --format csv``: each loads as one data frame.
+
+One table per CSV text: a header row of distinct column names, then one row per agent (per network
+and agent in ``networks``, per group in ``groups``, per ordered pair in ``grid`` and ``pairs``).
+Numbers are numbers (intervals as two columns, ``rating_low`` and ``rating_high``), never text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from apdp.errors import UserError
+from apdp.text import clean_line
+from apdp.tournament.choices import TABLES as TABLES  # the tables, in the order ``--table`` lists them
+from apdp.tournament.groups import Group
+from apdp.tournament.stats import Standing, Statistics
+
+#: Columns of an agent's row in ``standings`` and ``networks`` (the JSON ``agents`` keys).
+STANDING_COLUMNS = (
+    "agent", "tournaments", "matches", "avg_wins", "sd_wins", "avg_losses", "sd_losses",
+    "total_wins", "total_losses", "draws", "win_rate", "faults", "rating", "rating_low", "rating_high",
+    "referee_errors",
+)
+
+Table = tuple[list[str], list[list[Any]]]
+
+
+def _number(value: Any) -> Any:
+    return round(value, 6) + 0.0 if isinstance(value, float) else value
+
+
+def _standing_row(s: Standing) -> list[Any]:
+    data = asdict(s)
+    return [_number(data[c]) for c in STANDING_COLUMNS]
+
+
+def tidy_table(
+    name: str,
+    stats: Statistics,
+    groups: Sequence[Group] | None = None,
+    networks: Mapping[str, Statistics] | None = None,
+) -> Table:
+    """The table ``name`` (one of TABLES) as (headers, rows).
+
+    ``groups`` are the grouped standings (the ``groups`` table needs them); ``networks`` the
+    statistics of each network (default: every match is on one network, the pooled ones).
+    """
+    if name not in TABLES:
+        raise UserError(f"unknown table {name!r}; choose one of: {', '.join(TABLES)}")
+    if name == "standings":
+        return list(STANDING_COLUMNS), [_standing_row(s) for s in stats.standings]
+    if name == "networks":
+        per_network = networks or {}
+        return ["network", *STANDING_COLUMNS], [
+            [network, *_standing_row(s)] for network, ns in per_network.items() for s in ns.standings
+        ]
+    if name == "groups":
+        if groups is None:
+            raise UserError("the groups table needs --group-by model, strategy or provenance")
+        columns = ["group", "agents", "tournaments", "matches", "avg_wins", "sd_wins", "avg_losses",
+                   "sd_losses", "wins", "losses", "draws", "win_rate", "faults", "mean_rating",
+                   "rating_low", "rating_high"]
+        rows = []
+        for g in groups:
+            data = {**asdict(g), "agents": " ".join(g.agents)}
+            rows.append([_number(data[c]) for c in columns])
+        return columns, rows
+    order = [s.agent for s in stats.standings]
+    if name == "grid":
+        return ["agent", "opponent", "wins", "draws", "losses"], [
+            [a, o, *stats.grid.get(a, {}).get(o, (0, 0, 0))] for a in order for o in order if a != o
+        ]
+    if name == "pairs":
+        columns = ["agent", "opponent", "matches", "wins", "draws", "losses", "profit", "opponent_profit"]
+        return columns, [[_number(v) for v in asdict(g).values()] for g in stats.legs]
+    if name == "faults":
+        kinds = stats.fault_kinds
+        return ["agent", *kinds, "total"], [
+            [a, *(stats.faults.get(a, {}).get(k, 0) for k in kinds), sum(stats.faults.get(a, {}).values())]
+            for a in order
+        ]
+    columns = ["agent", "matches", "mean", "sd", "min", "median", "max"]
+    return columns, [[_number(v) for v in asdict(p).values()] for p in stats.profits]
+
+
+#: What a spreadsheet program reads as the start of a formula (or a control) in a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet program shows as the text it is: a text cell that would start
+    a formula (an agent named ``=HYPERLINK(...)``, ``-1+1``, ``@SUM``) gets a leading ``'``, and its
+    control characters are escaped; numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    text = clean_line(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def to_csv(table: Table) -> str:
+    """A table as CSV text (header row first), every text cell safe for spreadsheet programs."""
+    headers, rows = table
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([spreadsheet_cell(h) for h in headers])
+    writer.writerows([spreadsheet_cell(c) for c in row] for row in rows)
+    return buffer.getvalue()

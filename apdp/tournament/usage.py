@@ -1,0 +1,77 @@
+"""What each generated agent cost to make: the model calls, tokens and seconds in its provenance.
+
+``apdp codegen run`` writes the totals under ``usage`` in an agent's provenance (see
+:mod:`apdp.codegen.usage`); grouped reports show them next to the agent's results, with the tokens
+spent per win. Agents written by hand, the baselines and agents ingested from a pasted reply have
+no usage: their figures are None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from apdp.agents.provenance import read_provenance
+from apdp.agents.discovery import find_agent
+from apdp.errors import UserError
+from apdp.tournament.stats import Standing
+
+Provenance = Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentUsage:
+    """One agent's results and the model usage that made it (the JSON ``usage`` entries)."""
+
+    agent: str
+    model: str | None
+    calls: int | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    total_tokens: int | None
+    seconds: float | None
+    wins: int
+    matches: int
+    win_rate: float
+    tokens_per_win: float | None
+
+
+def file_provenance(agent: str) -> Provenance:
+    """The provenance of the agent file ``agent`` names now (None when it has none or is gone)."""
+    try:
+        return read_provenance(find_agent(agent).path)
+    except UserError:
+        return None
+
+
+def _count(totals: Mapping[str, Any], key: str) -> int | None:
+    value = totals.get(key)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def agent_usage(
+    standings: Sequence[Standing], provenance_of: Callable[[str], Provenance] = file_provenance
+) -> list[AgentUsage]:
+    """Each agent's usage next to its results, in the standings' order."""
+    out = []
+    for s in standings:
+        provenance = provenance_of(s.agent) or {}
+        totals = provenance.get("usage")
+        totals = totals if isinstance(totals, Mapping) else {}
+        total = _count(totals, "total_tokens")
+        seconds = totals.get("seconds")
+        out.append(AgentUsage(
+            agent=s.agent,
+            model=str(provenance["model"]) if provenance.get("model") else None,
+            calls=_count(totals, "calls"),
+            prompt_tokens=_count(totals, "prompt_tokens"),
+            completion_tokens=_count(totals, "completion_tokens"),
+            total_tokens=total,
+            seconds=float(seconds) if isinstance(seconds, int | float) else None,
+            wins=s.total_wins,
+            matches=s.matches,
+            win_rate=s.win_rate,
+            tokens_per_win=total / s.total_wins if total is not None and s.total_wins else None,
+        ))
+    return out
