@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from apdp.game.agent import Agent
     from apdp.game.company import Company, Vehicle
-    from apdp.referee.deadline import Deadline
+    from apdp.game.deadline import Deadline
     from apdp.game.distribution import TaskDistribution
     from apdp.game.fault import Fault, FaultKind
     from apdp.game.plan import (
@@ -29,14 +29,15 @@ if TYPE_CHECKING:
         stops_cost,
     )
     from apdp.game.task import Task
-    from apdp.game.topology import Topology, load_topology
+    from apdp.game.topology import Topology
+    from apdp.scenario.networks import load_topology
 
 #: Where each public name lives.
 _HOMES = {
     "Agent": "apdp.game.agent",
     "Company": "apdp.game.company",
     "Vehicle": "apdp.game.company",
-    "Deadline": "apdp.referee.deadline",
+    "Deadline": "apdp.game.deadline",
     "TaskDistribution": "apdp.game.distribution",
     "Fault": "apdp.game.fault",
     "FaultKind": "apdp.game.fault",

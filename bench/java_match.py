@@ -16,7 +16,7 @@ from pathlib import Path
 
 from apdp.agents.java.install import add_agent
 from apdp.referee.match import play_match
-from apdp.game.scenario import load_scenario
+from apdp.scenario import load_scenario
 
 HERE = Path(__file__).parent
 PYTHON = str(HERE / "instant_agent.py")

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from apdp.referee.match import play_match
 from apdp.sandbox.zygote_link import Zygote
-from apdp.game.scenario import Scenario, load_scenario
+from apdp.scenario import Scenario, load_scenario
 
 INSTANT = str(Path(__file__).with_name("instant_agent.py"))
 

@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apdp.referee.match import play_match  # noqa: E402
 from apdp.pages.replay import replay_html  # noqa: E402
+from apdp.referee.match import play_match  # noqa: E402
 from apdp.referee.record import RECORD_FORMAT  # noqa: E402
-from apdp.game.scenario import make_scenario  # noqa: E402
+from apdp.scenario import make_scenario  # noqa: E402
 from apdp.tournament.report import report  # noqa: E402
 from apdp.tournament.report_page import report_html  # noqa: E402
 from apdp.tournament.schedule import double_round_robin  # noqa: E402

@@ -20,12 +20,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from apdp.cli.plan import Instance, parse_instance
-from apdp.referee.deadline import Deadline
-from apdp.game.task import Task
 from apdp.baselines.planning import Problem, Solution, cheapest_insertion, construct
 from apdp.baselines.planning.lns import improve
 from apdp.baselines.planning.planner import plan_tasks
+from apdp.cli.plan import Instance, parse_instance
+from apdp.game.deadline import Deadline
+from apdp.game.task import Task
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pdp-instances.json"
 

@@ -20,7 +20,8 @@ from pathlib import Path
 # This file is called tournament.py: keep its folder off the path, or it hides the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from apdp.agents.discovery import PROJECT_ROOT, available_agents  # noqa: E402
+from apdp.agents.discovery import available_agents  # noqa: E402
+from apdp.bundled import BUNDLED_BASELINES  # noqa: E402
 from apdp.tournament.config import make_config  # noqa: E402
 from apdp.tournament.ray_executor import RayCluster  # noqa: E402
 from apdp.tournament.run import run_tournament  # noqa: E402
@@ -56,14 +57,13 @@ def main() -> None:
     parser.add_argument("--topology", default="france")
     parser.add_argument("--tasks", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--agents", default=None, help="default: every agent in baselines/")
+    parser.add_argument("--agents", default=None, help="default: every baseline")
     parser.add_argument("--no-ray", action="store_true", help="skip the run on Ray")
     args = parser.parse_args()
     if args.agents:
         agents = args.agents.split(",")
     else:
-        baselines = PROJECT_ROOT / "baselines"
-        agents = [a.name for a in available_agents() if a.path.parent == baselines]
+        agents = [a.name for a in available_agents() if a.path.parent == BUNDLED_BASELINES]
     config = make_config(
         topology=args.topology, agents=agents, repeat=args.repeat, overrides={"tasks": args.tasks}
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apdp.game.scenario import Scenario, make_scenario
+from apdp.scenario import Scenario, make_scenario
 from apdp.tournament.store import ResultsStore
 
 ZOO = Path(__file__).parent / "zoo"

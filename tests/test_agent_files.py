@@ -19,7 +19,7 @@ from conftest import fast_scenario
 from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
 from apdp.agents.files import agent_hash as file_hash
 from apdp.referee.match import play_match
-from apdp.referee.seeding import key_file_path
+from apdp.secret import key_file_path
 from apdp.tournament.shipping import pack_agent
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]

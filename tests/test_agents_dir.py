@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from apdp.bundled import BUNDLED_BASELINES, BUNDLED_TEMPLATE
 from apdp.cli import app
 from apdp.cli.tournament import every_agent_found
-from apdp.agents.bundled import BUNDLED_BASELINES, BUNDLED_TEMPLATE
 
 
 @pytest.fixture

@@ -45,8 +45,8 @@ from conftest import ZOO, fast_scenario
 
 import apdp
 from apdp.agents.discovery import PROJECT_ROOT
-from apdp.referee.match import play_match
 from apdp.check.verify import verify_record
+from apdp.referee.match import play_match
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE
@@ -68,7 +68,7 @@ GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ", "CH
 RUNNER = """
 import json, socket, sys
 from apdp.referee.match import play_match
-from apdp.game.scenario import make_scenario
+from apdp.scenario import make_scenario
 
 with open(sys.argv[1]) as f:
     job = json.load(f)

@@ -12,20 +12,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from apdp.game.agent import Agent
-from apdp.game.company import Company, Vehicle
-from apdp.referee.deadline import Deadline
 from apdp.agents.discovery import find_agent, load_agent_class
-from apdp.game.distribution import TaskDistribution
-from apdp.game.plan import Deliver, Pickup, Stop, check_plans, plan_cost
-from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology, parse_topology
 from apdp.baselines.exp_cost_fixed_bid import ExpCostFixedBid
 from apdp.baselines.greedy import GreedyFleet, Schedule, prior_cost, uniform_tasks
 from apdp.baselines.honest import Honest
 from apdp.baselines.model_opponent import ModelOpponent
 from apdp.baselines.naive import Naive
 from apdp.baselines.risk_seeking import RiskSeeking
+from apdp.game.agent import Agent
+from apdp.game.company import Company, Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.distribution import TaskDistribution
+from apdp.game.plan import Deliver, Pickup, Stop, check_plans, plan_cost
+from apdp.game.task import Task
+from apdp.game.topology import Topology, parse_topology
+from apdp.scenario.networks import load_topology
 
 NAMES = ["naive", "exp-cost-fixed-bid", "honest", "model-opponent", "risk-seeking"]
 CLASSES: list[type[Agent]] = [Naive, ExpCostFixedBid, Honest, ModelOpponent, RiskSeeking]
@@ -212,7 +213,7 @@ def test_honest_and_model_opponent_bid_the_same_whatever_the_seed(cls: type[Agen
 
 def test_a_match_of_honest_and_model_opponent_is_the_same_twice() -> None:
     from apdp.referee.match import play_match
-    from apdp.game.scenario import make_scenario
+    from apdp.scenario import make_scenario
 
     bids = [[a["bids"] for a in play_match(make_scenario({"topology": "ch", "tasks": 12}),
                                            ["honest", "model-opponent"], seed=4)["auctions"]]
@@ -381,9 +382,9 @@ def test_bids_whole_numbers_abstains_when_too_heavy_and_plans_validly(cls: type[
 
 @pytest.mark.parametrize("pair", [("naive", "risk-seeking"), ("exp-cost-fixed-bid", "model-opponent")])
 def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
-    from apdp.referee.match import play_match
-    from apdp.game.scenario import make_scenario
     from apdp.check.verify import verify_record
+    from apdp.referee.match import play_match
+    from apdp.scenario import make_scenario
 
     record = play_match(make_scenario({"topology": "nl", "tasks": 10}), list(pair), seed=11)
     assert record["result"]["faults"] == []

@@ -9,19 +9,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from apdp.game.agent import Agent
-from apdp.game.company import Company, Vehicle
-from apdp.referee.deadline import Deadline
 from apdp.agents.discovery import find_agent, load_agent_class
-from apdp.game.distribution import TaskDistribution
-from apdp.game.plan import check_plans, plan_cost
-from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology
 from apdp.baselines.exp_cost_fixed_bid_lns import ExpCostFixedBidLns
 from apdp.baselines.honest_lns import HonestLns
 from apdp.baselines.model_opponent_lns import ModelOpponentLns
 from apdp.baselines.planning import Problem, Solution, construct
 from apdp.baselines.risk_seeking_lns import RiskSeekingLns
+from apdp.game.agent import Agent
+from apdp.game.company import Company, Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.distribution import TaskDistribution
+from apdp.game.plan import check_plans, plan_cost
+from apdp.game.task import Task
+from apdp.game.topology import Topology
+from apdp.scenario.networks import load_topology
 
 NAMES = ["exp-cost-fixed-bid-lns", "honest-lns", "model-opponent-lns", "risk-seeking-lns"]
 FAST = {"bid_iterations": 60, "plan_iterations": 300, "prior_iterations": 200}
@@ -177,8 +178,8 @@ def test_plan_starts_from_the_kept_plan(france: Topology) -> None:
 )
 def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
     match = pytest.importorskip("apdp.referee.match")
-    from apdp.game.scenario import make_scenario
     from apdp.check.verify import verify_record
+    from apdp.scenario import make_scenario
 
     scenario = make_scenario({"topology": "switzerland", "tasks": 8, "agents": {
         name: {"plan_iterations": 500} for name in pair

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-from apdp.referee.match import play_match
 from apdp.agents.program import BUILD_BOOKKEEPING
+from apdp.referee.match import play_match
 
 PROGRAMS = Path(__file__).parent / "programs"
 

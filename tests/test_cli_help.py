@@ -11,8 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from apdp.cli import app
 from apdp.agents.discovery import load_agent_class
+from apdp.cli import app
 
 
 def command_paths() -> list[list[str]]:

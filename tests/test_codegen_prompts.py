@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import apdp
+from apdp.agents.discovery import load_agent_class
+from apdp.agents.provenance import FIELDS, read_provenance
 from apdp.codegen.extract import (
     NoAgentError,
     NoCodeError,
@@ -20,8 +22,6 @@ from apdp.codegen.extract import (
 )
 from apdp.codegen.ingest import ingest_code, ingest_reply
 from apdp.codegen.prompts import TEMPLATE_AGENT, render, strategy_prompt, template_names
-from apdp.agents.provenance import FIELDS, read_provenance
-from apdp.agents.discovery import load_agent_class
 from apdp.errors import UserError
 
 AGENT = """\

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from apdp.agents.provenance import read_provenance
 from apdp.codegen.client import ChatClient, ChatError
 from apdp.codegen.loop import RunSettings, run
 from apdp.codegen.prompts import prompt_hash, strategy_prompt
-from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
 

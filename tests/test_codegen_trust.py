@@ -14,12 +14,12 @@ import pytest
 from conftest import TEMPLATE as TEMPLATE_PATH
 from test_java import java_cache  # noqa: F401  (the compiled host's cache of this run)
 
+from apdp.agents.identity import agent_identity
+from apdp.agents.provenance import HEADER_MARK, LEDGER, read_provenance
 from apdp.codegen.extract import ExtractError, defines_agent
 from apdp.codegen.ingest import ingest_code
 from apdp.codegen.java import agent_class, code_only, ingest_java
-from apdp.agents.provenance import HEADER_MARK, LEDGER, read_provenance
 from apdp.errors import UserError
-from apdp.agents.identity import agent_identity
 from apdp.testing import CheckConfig, check_agent
 
 TEMPLATE = TEMPLATE_PATH.read_text(encoding="utf-8")

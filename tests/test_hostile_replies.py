@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from conftest import ZOO, fast_scenario
 
+from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import record_size, referee_error
-from apdp.check.verify import verify_record
 from apdp.tournament.config import make_config
 from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament

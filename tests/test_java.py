@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from test_codegen_run import ChatServer, client, server  # noqa: F401  (the loopback chat server)
 
-from apdp.errors import UserError
 from apdp.agents.java.jdk import NoJdk, find_jdk
-from apdp.referee.match import play_match
 from apdp.agents.program import is_built, read_program
-from apdp.game.scenario import Scenario, make_scenario
 from apdp.check.verify import verify_record
+from apdp.errors import UserError
+from apdp.referee.match import play_match
+from apdp.scenario import Scenario, make_scenario
 
 HERE = Path(__file__).parent
 PROJECT = HERE / "java" / "project"
@@ -180,9 +180,9 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
 def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
     java_cache: Path, server: ChatServer, tmp_path: Path  # noqa: F811
 ) -> None:
+    from apdp.agents.provenance import read_provenance
     from apdp.codegen.java import JAVA_TEMPLATE
     from apdp.codegen.loop import RunSettings, run
-    from apdp.agents.provenance import read_provenance
     from apdp.testing import CheckConfig
 
     good = JAVA_TEMPLATE.read_text(encoding="utf-8").replace("class AuctionTemplate", "class Generated")

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apdp.game.auction import auction_winner
+from apdp.check.verify import verify_record
 from apdp.errors import UserError
+from apdp.game.auction import auction_winner
 from apdp.logist.config import read_configuration
 from apdp.referee.record import embedded_network, record_topology
-from apdp.game.scenario import load_scenario
-from apdp.game.topology import load_topology
-from apdp.check.verify import verify_record
+from apdp.scenario import load_scenario
+from apdp.scenario.networks import load_topology
 from apdp.tournament.config import make_config
 
 PROJECT = Path(__file__).parent / "logist"

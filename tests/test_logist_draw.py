@@ -19,8 +19,8 @@ import pytest
 from apdp.logist.javarandom import JavaRandom
 from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks, platform_distances
 from apdp.logist.topology import load_logist_topology
-from apdp.game.scenario import load_scenario, make_scenario
-from apdp.game.topology import load_topology
+from apdp.scenario import load_scenario, make_scenario
+from apdp.scenario.networks import load_topology
 
 PROJECT = Path(__file__).parent / "logist"
 CONFIG = PROJECT / "config"

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import without_timing
-from apdp.game.scenario import load_scenario
-from apdp.check.verify import verify_record
+from apdp.scenario import load_scenario
 
 
 @pytest.fixture(scope="module")

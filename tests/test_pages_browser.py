@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from apdp.referee.match import play_match
 from apdp.pages.replay import write_replay
+from apdp.referee.match import play_match
 from apdp.referee.record import RECORD_FORMAT
-from apdp.game.scenario import make_scenario
-from apdp.game.topology import load_topology
+from apdp.scenario import make_scenario
+from apdp.scenario.networks import load_topology
 from apdp.tournament.report import report
 from apdp.tournament.report_page import report_html
 from apdp.tournament.schedule import double_round_robin

@@ -13,7 +13,7 @@ from apdp.cli import app
 from apdp.cli.plan import load_instance
 from apdp.errors import UserError
 from apdp.game.plan import check_plans, plan_cost, plans_from_json
-from apdp.game.topology import load_topology
+from apdp.scenario.networks import load_topology
 
 INSTANCE: dict[str, Any] = {
     "name": "small",

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from apdp.cli import app
-from apdp.referee.deadline import Deadline
-from apdp.game.task import Task
-from apdp.game.topology import load_topology
 from apdp.baselines.planning.planner import plan_tasks
+from apdp.cli import app
+from apdp.game.deadline import Deadline
+from apdp.game.task import Task
+from apdp.scenario.networks import load_topology
 
 #: One task for one vehicle: the insertion plan is already the best, so OR-Tools cannot beat it.
 ONE_TASK: dict[str, Any] = {

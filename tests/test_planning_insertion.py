@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from apdp.game.company import Vehicle
-from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology
 from apdp.baselines.planning import Problem, Solution, cheapest_insertion, construct, insert_task
 from apdp.baselines.planning.insertion import best_route_insertion
+from apdp.game.company import Vehicle
+from apdp.game.task import Task
+from apdp.game.topology import Topology
+from apdp.scenario.networks import load_topology
 
 
 @pytest.fixture(scope="module")

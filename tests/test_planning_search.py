@@ -9,14 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apdp.game.company import Vehicle
-from apdp.referee.deadline import Deadline
-from apdp.game.plan import check_plans, plan_cost
-from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology
 from apdp.baselines.planning import Problem, Solution, TaskTooHeavy, construct
 from apdp.baselines.planning.lns import LnsSettings, improve
 from apdp.baselines.planning.planner import plan_tasks
+from apdp.game.company import Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.plan import check_plans, plan_cost
+from apdp.game.task import Task
+from apdp.game.topology import Topology
+from apdp.scenario.networks import load_topology
 
 TOPOLOGY: Topology = load_topology("switzerland")
 CITIES = TOPOLOGY.cities

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import fast_scenario
 
-from apdp.referee.match import play_match
 from apdp.agents.protocol import SCHEMA_PATH
 from apdp.check.verify import verify_record
+from apdp.referee.match import play_match
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -192,7 +192,7 @@ def _python_as_program(tmp_path: Path, agent_file: Path, name: str) -> Path:
 
 
 def test_the_protocol_carries_all_a_python_agent_needs(tmp_path: Path) -> None:
-    from apdp.agents.bundled import BUNDLED_TEMPLATE
+    from apdp.bundled import BUNDLED_TEMPLATE
 
     program = _python_as_program(tmp_path, BUNDLED_TEMPLATE, "template_program")
     scenario = fast_scenario(tasks=12)

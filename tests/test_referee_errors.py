@@ -12,9 +12,9 @@ import pytest
 from conftest import fast_scenario
 
 import apdp.referee.match
+from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import referee_error
-from apdp.check.verify import verify_record
 from apdp.tournament.config import make_config
 from apdp.tournament.events import Record
 from apdp.tournament.play import PlayMatch

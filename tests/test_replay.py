@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from apdp.game.company import Vehicle
-from apdp.referee.match import play_match
+from apdp.game.plan import plan_cost, plans_from_json
 from apdp.pages.html import DATA_ID, embed_json
 from apdp.pages.replay import replay_data, replay_html
-from apdp.game.plan import plan_cost, plans_from_json
-from apdp.game.scenario import make_scenario
-from apdp.game.topology import load_topology
+from apdp.referee.match import play_match
+from apdp.scenario import make_scenario
+from apdp.scenario.networks import load_topology
 
 
 @pytest.fixture(scope="module")

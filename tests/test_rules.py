@@ -12,7 +12,7 @@ from apdp import Deliver, Move, Pickup, Stop, Task, Vehicle, check_plans, load_t
 from apdp.game.auction import auction_winner, check_bid
 from apdp.game.distribution import DistributionSpec, TaskDistribution
 from apdp.referee.record import match_winner
-from apdp.game.scenario import ScenarioError, load_scenario
+from apdp.scenario import ScenarioError, load_scenario
 
 FR = load_topology("france")
 V0 = Vehicle("v0", "Paris", 10, 5)

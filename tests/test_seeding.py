@@ -16,7 +16,8 @@ from conftest import fast_scenario
 
 from apdp.errors import UserError
 from apdp.referee.match import match_streams, play_match
-from apdp.referee.seeding import agent_seed, key_file_path, parse_key, task_seed, tie_seed, user_key
+from apdp.referee.seeding import agent_seed, task_seed, tie_seed
+from apdp.secret import key_file_path, parse_key, user_key
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE, ResultsStore, StoreError

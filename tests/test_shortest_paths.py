@@ -7,7 +7,8 @@ import random
 import networkx as nx
 import pytest
 
-from apdp.game.topology import Road, Topology, available_topologies, load_topology
+from apdp.game.topology import Road, Topology
+from apdp.scenario.networks import available_topologies, load_topology
 
 
 def networkx_tables(topology: Topology) -> tuple[list[list[float]], list[list[int]]]:

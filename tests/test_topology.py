@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from apdp.game.topology import TopologyError, available_topologies, load_topology, load_topology_file
+from apdp.game.topology import TopologyError, load_topology_file
+from apdp.scenario.networks import available_topologies, load_topology
 
 # From shared/reference/distance-checks.md
 CHECKS = {

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -94,9 +95,12 @@ def test_the_wheel_plays_reports_plans_and_prompts_from_an_empty_folder(tmp_path
         assert run.returncode == 0, f"apdp {' '.join(args)}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
         return run
 
-    where = subprocess.run([str(bin_dir / "python"), "-c", "import apdp, baselines; print(apdp.__file__, "
-                            "baselines.__file__)"], cwd=home, env=env, capture_output=True, text=True)
+    where = subprocess.run([str(bin_dir / "python"), "-c", "import apdp, apdp.baselines; print(apdp.__file__, "
+                            "apdp.baselines.__file__)"], cwd=home, env=env, capture_output=True, text=True)
     assert str(tmp_path / "venv") in where.stdout and str(ROOT) not in where.stdout, where.stdout
+    with zipfile.ZipFile(wheel) as archive:  # one import name, nothing else beside it
+        tops = {name.split("/")[0] for name in archive.namelist() if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"apdp"}, tops
 
     assert apdp("--version").stdout.strip().startswith("apdp ")
     played = apdp("match", "--topology", "france", "--agents", "naive", "template", "--tasks", "3",

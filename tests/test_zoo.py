@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import ZOO, fast_scenario
 
-from apdp.referee.match import play_match
 from apdp.check.verify import verify_record
+from apdp.referee.match import play_match
 
 MISBEHAVE = str(ZOO / "misbehave.py")
 

@@ -1,4 +1,4 @@
-"""Finding agents by name among ``baselines/`` and ``agents/``, and loading their class.
+"""Finding agents by name among the bundled baselines (``apdp/baselines/``) and ``agents/``, and loading their class.
 
 An agent is a Python file that defines one subclass of :class:`apdp.game.agent.Agent` (or names it in a
 module-level ``AGENT``). Its name is the file name without ``.py``; names match in any case with
@@ -8,7 +8,7 @@ file is accepted too. A folder with an ``agent.py`` is a Python agent of several
 installed package), and a folder with an ``agent.toml`` is an agent program in any language (see
 :mod:`apdp.agents.program`); both are named after the folder. An agent file sees no other file, not even
 those beside it; an agent folder sees its own files. Folders searched: ``$APDP_AGENTS``
-(``:``-separated), ``./agents``, then the ``baselines/`` and ``agents/`` folders that ship with
+(``:``-separated), ``./agents``, then the baselines and ``agents/`` folders bundled with
 apdp. A name is never picked between silently:
 a user's file that would shadow a shipped agent, or two files with the same name (in the loose
 sense above) and different contents, are refused with a line saying which file to rename.
@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apdp.agents.files import agent_hash
-from apdp.errors import UserError
-from apdp.agents.lookup import normalise_name, search_path
 from apdp.agents.program import PROGRAM_FILE
-from apdp.agents.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
-from apdp.agents.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
+from apdp.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
+from apdp.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
+from apdp.errors import UserError
+from apdp.lookup import normalise_name, search_path
 from apdp.text import clean_line, is_clean_line
 
 if TYPE_CHECKING:

@@ -101,7 +101,7 @@ def agent_files(agent: str | Path) -> list[AgentFile]:
 
 def _refuse_secrets(file: AgentFile, agent: Path) -> None:
     """AgentFilesError if ``file`` of the agent folder ``agent`` is a key, a results store or a record."""
-    from apdp.referee.seeding import key_file_path
+    from apdp.secret import key_file_path
 
     what = None
     if file.path.name in STORE_FILES:

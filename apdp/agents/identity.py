@@ -16,9 +16,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from apdp.agents.discovery import is_bundled
 from apdp.agents.files import agent_hash
 from apdp.agents.provenance import read_provenance
-from apdp.agents.discovery import is_bundled
 
 #: The values of an identity's ``origin``.
 ORIGINS = ("baseline", "generated", "hand-written")

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 
+from apdp.baselines.greedy.agent import GreedyAgent
+from apdp.baselines.greedy.prior import prior_cost
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.greedy.agent import GreedyAgent
-from apdp.baselines.greedy.prior import prior_cost
 
 
 class ExpCostFixedBid(GreedyAgent):

@@ -13,11 +13,11 @@ Parameters: ``synthetic_tasks`` (10), ``prior_iterations`` (2000), plus those of
 
 from __future__ import annotations
 
+from apdp.baselines.planning.planning_agent import PlanningAgent
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.planning.planning_agent import PlanningAgent
 
 
 class ExpCostFixedBidLns(PlanningAgent):

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 
+from apdp.baselines.greedy.agent import GreedyAgent
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.greedy.agent import GreedyAgent
 
 
 class Honest(GreedyAgent):

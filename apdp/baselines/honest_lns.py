@@ -13,8 +13,8 @@ Parameters: those of PlanningAgent (``bid_iterations``, ``plan_iterations``, ``b
 
 from __future__ import annotations
 
-from apdp.game.task import Task
 from apdp.baselines.planning.planning_agent import PlanningAgent
+from apdp.game.task import Task
 
 
 class HonestLns(PlanningAgent):

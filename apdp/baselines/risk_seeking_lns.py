@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from apdp.baselines.planning.opponents import ShadowFleets
+from apdp.baselines.planning.planning_agent import PlanningAgent
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.planning.opponents import ShadowFleets
-from apdp.baselines.planning.planning_agent import PlanningAgent
 
 
 class RiskSeekingLns(PlanningAgent):

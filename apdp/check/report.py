@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from apdp.game.plan import Violation
 
 if TYPE_CHECKING:
-    from apdp.testing import CheckConfig
+    from apdp.check.config import CheckConfig
 
 #: Problem classes in the order the report lists them, with their titles and a hint on the fix.
 CATEGORIES: dict[str, tuple[str, str]] = {

@@ -17,14 +17,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from apdp.errors import UserError
 from apdp.game.auction import check_bid, lowest_bidders
 from apdp.game.company import Company, Vehicle
-from apdp.errors import UserError
 from apdp.game.fault import PHASES, FaultKind
 from apdp.game.plan import check_plans, company_cost, plans_from_json
-from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
 from apdp.game.task import Task
 from apdp.game.topology import TopologyError
+from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
 
 #: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
 MAX_FIGURE = 1e18

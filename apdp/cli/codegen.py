@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from apdp.agents.discovery import find_agent
+from apdp.agents.program import is_program
 from apdp.errors import UserError
 from apdp.files import write_atomically
-from apdp.agents.program import is_program
 
 if TYPE_CHECKING:
+    from apdp.check.config import CheckConfig
     from apdp.codegen.client import ChatClient
-    from apdp.testing import CheckConfig
 
 # The prompts, the check (the referee) and the generation loop are imported by the commands that use
 # them: `apdp --help` and the other commands do not load them.
@@ -60,7 +60,7 @@ def _check_config(
     topologies: list[str] | None,
     scenario: Path | None,
 ) -> CheckConfig:
-    from apdp.testing import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig
+    from apdp.check.config import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig
 
     timeouts = {
         k: v for k, v in (("setup", setup_timeout), ("bid", bid_timeout), ("plan", plan_timeout)) if v is not None
@@ -156,7 +156,7 @@ def check(
 
     Exit 0 when clean, 1 when the agent faulted, 2 on bad usage.
     """
-    from apdp.testing import check_agent
+    from apdp.check.gate import check_agent
 
     config = _check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario)
     local = agents_dir / f"{name}.py"

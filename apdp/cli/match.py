@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from apdp.files import check_writable
-from apdp.agents.lookup import searched_first
-from apdp.referee.seeding import parse_key
+from apdp.lookup import searched_first
+from apdp.secret import parse_key
 
 if TYPE_CHECKING:
     from apdp.game.task import Task
@@ -99,7 +99,7 @@ def match(
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
     from apdp.referee.match import play_match  # here: `apdp --help` does not load the referee
     from apdp.referee.record import referee_error, write_record
-    from apdp.game.scenario import load_scenario
+    from apdp.scenario import load_scenario
 
     names = [n for a in agents for n in a.replace(",", " ").split()]
     spec = load_scenario(
@@ -114,8 +114,8 @@ def match(
         },
     )
 
-    from apdp.agents.files import check_outside_agents
     from apdp.agents.discovery import find_agent
+    from apdp.agents.files import check_outside_agents
 
     with searched_first("APDP_AGENTS", agents_dir):  # an unknown agent or network: before anything is printed
         sources = [find_agent(n) for n in names]

@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from apdp.codegen.ingest import agent_path
 from apdp.agents.discovery import AgentNotFound, find_agent
+from apdp.bundled import BUNDLED_TEMPLATE
+from apdp.codegen.ingest import agent_path
 from apdp.errors import UserError
 from apdp.files import write_atomically
-from apdp.agents.bundled import BUNDLED_TEMPLATE
 
 _TEMPLATE_CLASS = "class Template(Agent):"
 

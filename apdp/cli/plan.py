@@ -18,12 +18,13 @@ from typing import Annotated, Any
 
 import typer
 
-from apdp.game.company import Vehicle
-from apdp.referee.deadline import Deadline
 from apdp.errors import UserError
+from apdp.game.company import Vehicle
+from apdp.game.deadline import Deadline
 from apdp.game.plan import Deliver, Move, Pickup, plans_to_json
 from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology
+from apdp.game.topology import Topology
+from apdp.scenario.networks import load_topology
 
 
 @dataclass(frozen=True, slots=True)

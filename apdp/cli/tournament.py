@@ -14,8 +14,8 @@ import typer
 
 from apdp.agents.discovery import is_bundled
 from apdp.errors import UserError
-from apdp.agents.lookup import searched_first
-from apdp.referee.seeding import parse_key
+from apdp.lookup import searched_first
+from apdp.secret import parse_key
 
 if TYPE_CHECKING:
     from apdp.tournament.ray_executor import RayCluster

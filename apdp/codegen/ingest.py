@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from apdp.codegen.extract import extract_agent_code
-from apdp.agents.provenance import Provenance, record_generated, strip_header, write_sidecar
 from apdp.agents.discovery import AgentNotFound, find_agent
+from apdp.agents.provenance import Provenance, record_generated, strip_header, write_sidecar
+from apdp.codegen.extract import extract_agent_code
 from apdp.errors import UserError
 from apdp.files import write_atomically
 

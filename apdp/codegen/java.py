@@ -12,15 +12,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from apdp.agents.provenance import Provenance, record_generated, write_sidecar
 from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
 from apdp.codegen.ingest import IngestedAgent, agent_path, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
-from apdp.agents.provenance import Provenance, record_generated, write_sidecar
 from apdp.errors import UserError
-from apdp.game.scenario import Limits, Timeouts
+from apdp.scenario import Limits, Timeouts
 
 #: The Java template agent the Java prompts include verbatim.
-JAVA_TEMPLATE = Path(__file__).resolve().parent.parent / "java" / "template" / "template" / "AuctionTemplate.java"
+JAVA_TEMPLATE = (Path(__file__).resolve().parent.parent / "agents" / "java" / "template" / "template"
+                 / "AuctionTemplate.java")
 
 _FENCE = re.compile(
     r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<body>.*?)"

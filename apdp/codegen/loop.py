@@ -28,16 +28,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from apdp.agents.provenance import record_generated, transcript_path, write_sidecar
+from apdp.check.config import CheckConfig
+from apdp.check.gate import check_agent
+from apdp.check.report import CheckReport, MatchOutcome
 from apdp.codegen.client import ChatClient
 from apdp.codegen.extract import ExtractError
 from apdp.codegen.ingest import IngestedAgent
 from apdp.codegen.languages import Language, language
 from apdp.codegen.prompts import prompt_hash, render
-from apdp.agents.provenance import record_generated, transcript_path, write_sidecar
 from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
 from apdp.files import open_new
-from apdp.testing import CheckConfig, CheckReport, MatchOutcome, check_agent
 
 STRATEGIES = ("a1", "a2", "ir", "cr", "gen")
 Say = Callable[[str], None]

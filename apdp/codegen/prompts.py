@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from apdp.bundled import BUNDLED_TEMPLATE
 from apdp.errors import UserError
-from apdp.game.scenario import Limits, Timeouts
-from apdp.agents.bundled import BUNDLED_TEMPLATE
+from apdp.scenario import Limits, Timeouts
 
 #: Strategies whose prompt is rendered directly from a template (GEN starts from A1).
 PROMPT_STRATEGIES = ("a1", "a2")

@@ -6,7 +6,7 @@ A match calls, in this order and each within its time limit:
 2. for each task: ``bid(task)`` then ``auction_result(task, winner, bids)``;
 3. ``plan(vehicles, tasks)`` once, with the tasks the company won.
 
-Before each call the referee sets ``self.deadline`` (a :class:`apdp.referee.deadline.Deadline` a little
+Before each call the referee sets ``self.deadline`` (a :class:`apdp.game.deadline.Deadline` a little
 before the hard limit); an agent still running at the hard limit is stopped and loses the match.
 The agent runs in its own process: it cannot see the referee or its opponents, only what it is told.
 """
@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from apdp.game.company import Company, Vehicle
-from apdp.referee.deadline import Deadline
+from apdp.game.deadline import Deadline
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Action
 from apdp.game.task import Task

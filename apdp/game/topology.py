@@ -13,7 +13,7 @@ A network is a TOML file in ``topologies/`` (or any folder on the topology searc
     from = "Paris"
     to = "Brest"
     distance = 591             # road distance, > 0; roads are undirected
-    [[companies]]              # the network's default companies (see apdp.game.scenario)
+    [[companies]]              # the network's default companies (see apdp.scenario)
     ...
 
 Cities are plain strings (their names, accents included). Travel between two cities follows a
@@ -26,15 +26,12 @@ import os
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from heapq import heappop, heappush
 from itertools import count
 from pathlib import Path
 from typing import Any
 
 from apdp.errors import UserError
-from apdp.agents.lookup import normalise_name, search_path
-from apdp.agents.bundled import BUNDLED_TOPOLOGIES
 
 #: Folder of the networks that ship with apdp.
 
@@ -274,75 +271,3 @@ def load_topology_file(path: str | os.PathLike[str]) -> Topology:
     except tomllib.TOMLDecodeError as exc:
         raise TopologyError(f"{path}: not valid TOML ({exc})") from None
     return parse_topology(data, str(path))
-
-
-def topology_dirs() -> list[Path]:
-    """Folders searched for networks: ``$APDP_TOPOLOGIES`` (``:``-separated), ./topologies, shipped."""
-    return search_path("APDP_TOPOLOGIES", [Path.cwd() / "topologies", BUNDLED_TOPOLOGIES])
-
-
-def _candidates() -> dict[str, Path]:
-    """Map every normalised name, code and alias of each topology file to the file."""
-    found: dict[str, Path] = {}
-    for folder in topology_dirs():
-        for path in sorted(folder.glob("*.toml")):
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
-                found.setdefault(normalise_name(path.stem), path)
-                continue
-            keys = [path.stem, str(data.get("name", "")), str(data.get("code", ""))]
-            keys += [a for a in data.get("aliases", []) if isinstance(a, str)]
-            for key in keys:
-                if key:
-                    found.setdefault(normalise_name(key), path)
-    return found
-
-
-def available_topologies() -> list[str]:
-    """Names of the networks that can be selected, shipped ones and users' alike."""
-    return sorted({p.stem for p in _candidates().values()})
-
-
-#: Networks this process was handed by name (see :func:`remember_topology`); None: the name is unknown.
-_remembered: dict[str, Topology | None] = {}
-
-
-def remember_topology(name_or_path: str, topology: Topology | None) -> None:
-    """Make :func:`load_topology` answer ``name_or_path`` with ``topology`` in this process (None:
-    as an unknown name). A tournament's worker on another machine is handed the parent's networks
-    so: it plays them, and records them, as the parent would have."""
-    _remembered[name_or_path] = topology
-
-
-def load_topology(name_or_path: str) -> Topology:
-    """Select a network by code, name or alias in any case (``fr``, ``France``), or by file path
-    (a ``.toml`` file, or a Logist topology ``.xml`` file)."""
-    if name_or_path in _remembered:
-        remembered = _remembered[name_or_path]
-        if remembered is None:
-            raise TopologyError(f"unknown topology {name_or_path!r}")
-        return remembered
-    return _load_cached(name_or_path, tuple(str(d) for d in topology_dirs()))
-
-
-@cache
-def _load_cached(name_or_path: str, _dirs: Sequence[str]) -> Topology:
-    if name_or_path.lower().endswith(".xml"):  # a Logist topology file
-        from apdp.logist.topology import load_logist_topology
-
-        return load_logist_topology(name_or_path)
-    if name_or_path.endswith(".toml") or os.sep in name_or_path:
-        return load_topology_file(name_or_path)
-    path = _candidates().get(normalise_name(name_or_path))
-    if path is None:
-        known = ", ".join(available_topologies())
-        raise TopologyError(f"unknown topology {name_or_path!r}; choose one of: {known}, or a .toml file")
-    return _load_named(path)
-
-
-@cache
-def _load_named(path: Path) -> Topology:
-    # one object per file, whichever name or alias found it ("fr", "France"): a record's network
-    # is then recognised as the shipped one by identity, not by comparing every road
-    return load_topology_file(path)

@@ -34,10 +34,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from apdp.game.topology import Topology
 from apdp.logist.tasks import Policy
 from apdp.logist.topology import load_logist_topology
 from apdp.logist.xmlfile import LogistFileError, read_xml, settings_of
-from apdp.game.topology import Topology
 
 #: The settings keys of the time limits, in milliseconds, and the scenario's names for them.
 TIMEOUT_KEYS = {"timeout-setup": "setup", "timeout-bid": "bid", "timeout-plan": "plan"}
@@ -186,7 +186,7 @@ def read_companies(root: ET.Element, where: str, topology: Topology) -> list[dic
 
 
 def read_configuration(path: str | Path) -> dict[str, Any]:
-    """The scenario data (the fields of :class:`apdp.game.scenario.Scenario`) of a Logist configuration.
+    """The scenario data (the fields of :class:`apdp.scenario.Scenario`) of a Logist configuration.
 
     The network is the imported topology file (as an absolute path); the tasks are the platform's
     draw (``logist_tasks``) and ties go to the company listed first. A missing import, an unknown

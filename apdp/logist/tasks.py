@@ -23,11 +23,11 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from apdp.game.distribution import DistributionSpec, TaskDistribution, WeightLaw
 from apdp.errors import UserError
-from apdp.logist.javarandom import JavaRandom
+from apdp.game.distribution import DistributionSpec, TaskDistribution, WeightLaw
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.logist.javarandom import JavaRandom
 
 Policy = Literal["none", "short", "medium", "long"]
 Matrix = tuple[tuple[float, ...], ...]

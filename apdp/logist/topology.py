@@ -19,8 +19,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from apdp.logist.xmlfile import LogistFileError, read_xml
 from apdp.game.topology import Topology, TopologyError, parse_topology
+from apdp.logist.xmlfile import LogistFileError, read_xml
 
 
 def _number(value: str | None, source: str, what: str) -> float:

@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from apdp.check.verify import read_record
 from apdp.errors import UserError
 from apdp.files import write_atomically
+from apdp.game.topology import Topology
 from apdp.pages.html import page
-from apdp.game.topology import Topology, load_topology
-from apdp.check.verify import read_record
+from apdp.scenario.networks import load_topology
 
 #: Step kinds in the page's data.
 MOVE, PICKUP, DELIVER = 0, 1, 2

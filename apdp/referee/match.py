@@ -20,13 +20,14 @@ from typing import Any, Literal
 
 import numpy as np
 
+from apdp.agents.discovery import AgentSource, find_agent, registry_params
+from apdp.agents.identity import agent_identity
+from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.auction import auction_winner, check_bid
 from apdp.game.company import Company
-from apdp.agents.discovery import AgentSource, find_agent, registry_params
 from apdp.game.fault import PHASES, Fault, FaultKind, Phase
-from apdp.agents.identity import agent_identity
 from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
-from apdp.agents.program import ProgramError, is_program, read_program
+from apdp.game.task import Task
 from apdp.referee.record import (
     MAX_MESSAGE,
     MAX_TRACEBACK,
@@ -38,13 +39,13 @@ from apdp.referee.record import (
     referee_error_result,
     settle,
 )
+from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
 from apdp.sandbox.process import AgentProcess, CallResult, encode_call, encode_then
 from apdp.sandbox.replies import BidReply, NotAValue, PlansReply, SetupDone
 from apdp.sandbox.worker import SetupRequest
-from apdp.game.scenario import Scenario, ScenarioError, validate_agent_count
-from apdp.referee.seeding import KEY_BYTES, agent_seed, task_seed, tie_seed, user_key
-from apdp.game.task import Task
+from apdp.scenario import Scenario, ScenarioError, validate_agent_count
+from apdp.secret import KEY_BYTES, user_key
 from apdp.text import clean_text
 
 #: Room a record keeps for what is not the game (identities, faults, timing, outputs cut short).

@@ -45,12 +45,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from apdp.files import write_atomically
 from apdp.game.company import Company
 from apdp.game.fault import Fault
-from apdp.files import write_atomically
 from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
+from apdp.game.topology import Topology, TopologyError, parse_topology
+from apdp.scenario.networks import load_topology
 from apdp.text import clean_text
-from apdp.game.topology import Topology, TopologyError, load_topology, parse_topology
 
 RECORD_FORMAT = "apdp-record/1"
 #: Record fields that depend on the machine, not the seed.

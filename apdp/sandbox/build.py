@@ -27,7 +27,7 @@ from apdp.agents.program import (
 )
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.replies import BuildDone
-from apdp.game.scenario import Limits
+from apdp.scenario import Limits
 
 
 def _first_lines(text: str, count: int = 6) -> str:

@@ -36,8 +36,8 @@ import sys
 import sysconfig
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
+from apdp.bundled import PACKAGE_DIR
 from apdp.sandbox import cgroup, landlock, seccomp
 from apdp.sandbox.syscalls import (
     CLONE_NEWIPC,
@@ -112,10 +112,7 @@ _build_path: list[str] = []
 
 
 def readable_paths() -> list[str]:
-    """What every agent may read: the interpreter, its libraries, apdp, baselines, system libraries."""
-    import apdp
-    import apdp.baselines
-
+    """What every agent may read: the interpreter, its libraries, apdp (its baselines too), system libraries."""
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     paths.update(sysconfig.get_paths().values())
     with contextlib.suppress(AttributeError):
@@ -123,7 +120,7 @@ def readable_paths() -> list[str]:
     user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
     if user_site:
         paths.add(user_site)
-    paths.update(str(Path(p.__file__).parent) for p in (apdp, baselines) if p.__file__)
+    paths.add(str(PACKAGE_DIR))
     paths.update(SYSTEM_READABLE)
     paths.update(SYSTEM_FILES)
     paths.add(os.path.realpath(sys.executable))
@@ -140,14 +137,11 @@ def _outermost(paths: Iterable[str]) -> list[str]:
 
 
 def _unlisted_packages(readable: list[str]) -> list[str]:
-    """apdp's and baselines' folders where no readable folder covers their parent (an editable
-    install: the clone, whose other folders, ``agents/`` first, no agent may list). A new
-    interpreter in the sandbox (an agent program written in Python) finds them through links in
-    its private folder instead (:func:`_python_path`)."""
-    import apdp
-    import apdp.baselines
-
-    packages = [os.path.dirname(os.path.realpath(p.__file__)) for p in (apdp, baselines) if p.__file__]
+    """apdp's folder when no readable folder covers its parent (an editable install: the clone,
+    whose other folders, ``agents/`` first, no agent may list). A new interpreter in the sandbox
+    (an agent program written in Python) finds it through a link in its private folder instead
+    (:func:`_python_path`)."""
+    packages = [os.path.realpath(PACKAGE_DIR)]
     return [p for p in packages
             if not any(os.path.dirname(p) == r or os.path.dirname(p).startswith(r.rstrip("/") + "/") for r in readable)]
 

@@ -14,16 +14,16 @@ import subprocess
 from collections.abc import Sequence
 from typing import IO, Any
 
+from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
+from apdp.agents.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
 from apdp.game.agent import Agent
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Action
-from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
-from apdp.agents.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
-from apdp.sandbox.confine import build_output
-from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.sandbox.confine import build_output
+from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 
 #: Longest reply line read from a program, in bytes.
 MAX_LINE = 16 * 1024 * 1024

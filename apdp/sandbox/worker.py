@@ -23,19 +23,19 @@ from typing import Any
 
 import numpy as np
 
+from apdp.agents.discovery import AgentLoadError, load_agent_class
+from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.agent import Agent
 from apdp.game.auction import MAX_BID_TEXT, check_bid
 from apdp.game.company import Company
-from apdp.referee.deadline import Deadline
-from apdp.agents.discovery import AgentLoadError, load_agent_class
+from apdp.game.deadline import Deadline
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Deliver, Move, Pickup
-from apdp.agents.program import ProgramError, is_program, read_program
+from apdp.game.task import Task
+from apdp.game.topology import Topology
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.program_agent import ProgramAgent, run_build
 from apdp.sandbox.replies import MAX_REPLY_BYTES
-from apdp.game.task import Task
-from apdp.game.topology import Topology
 
 #: Hard cap on a file an agent writes (stdout flood through raw file descriptors included).
 FILE_SIZE_CAP = 64 * 1024 * 1024

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apdp.agents.files import agent_hash
 from apdp.agents.discovery import available_agents, find_agent
+from apdp.agents.files import agent_hash
 from apdp.errors import UserError
-from apdp.game.scenario import Scenario, load_scenario
-from apdp.game.topology import available_topologies, load_topology
+from apdp.scenario import Scenario, load_scenario
+from apdp.scenario.networks import available_topologies, load_topology
 
 #: Version tag of the stored configuration.
 CONFIG_FORMAT = "apdp-tournament/1"

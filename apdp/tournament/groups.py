@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from apdp.agents.provenance import read_provenance
 from apdp.agents.discovery import find_agent, is_bundled
+from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.tournament.pool import Tournament
 from apdp.tournament.stats import Statistics

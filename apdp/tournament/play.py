@@ -15,7 +15,7 @@ from typing import Any
 
 from apdp.agents.discovery import AgentSource
 from apdp.sandbox.cores import pin_to_core, take_core
-from apdp.game.scenario import Scenario
+from apdp.scenario import Scenario
 from apdp.tournament.events import Record
 from apdp.tournament.logs import worker_logging
 from apdp.tournament.schedule import MatchSpec

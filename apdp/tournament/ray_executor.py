@@ -36,7 +36,7 @@ from typing import Any
 
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
-from apdp.game.scenario import Scenario
+from apdp.scenario import Scenario
 from apdp.tournament.config import TournamentConfig
 from apdp.tournament.events import Record, TournamentEvents, announce, failed
 from apdp.tournament.schedule import MatchSpec
@@ -131,19 +131,13 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
 
 
 def _stage_apdp(into: Path) -> list[str]:
-    """Copies of the ``apdp``, ``baselines`` and ``tournament`` packages to ship as py_modules, with
-    the shipped networks and template inside ``apdp`` (where a wheel has them)."""
-    import apdp
-    import apdp.baselines
-    import apdp.tournament
-    from apdp.agents.bundled import INSIDE_PACKAGE, BUNDLED_TEMPLATE, BUNDLED_TOPOLOGIES
+    """A copy of the ``apdp`` package to send as a py_module, with the bundled networks and
+    template inside it (where a wheel has them)."""
+    from apdp.bundled import BUNDLED_TEMPLATE, BUNDLED_TOPOLOGIES, INSIDE_PACKAGE, PACKAGE_DIR
 
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".build")
-    staged = []
-    for package in (apdp, baselines, tournament):
-        source = Path(package.__file__ or "").parent
-        shutil.copytree(source, into / source.name, ignore=ignore)
-        staged.append(str(into / source.name))
+    shutil.copytree(PACKAGE_DIR, into / PACKAGE_DIR.name, ignore=ignore)
+    staged = [str(into / PACKAGE_DIR.name)]
     inside = into / "apdp" / INSIDE_PACKAGE.name
     if not (inside / "topologies").is_dir():
         shutil.copytree(BUNDLED_TOPOLOGIES, inside / "topologies", ignore=ignore)

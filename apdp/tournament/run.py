@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apdp.agents.files import check_outside_agents
 from apdp.agents.discovery import registry_params
+from apdp.agents.files import check_outside_agents
 from apdp.agents.identity import agent_identity
 from apdp.referee.record import referee_error
 from apdp.tournament.config import TournamentConfig

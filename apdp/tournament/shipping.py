@@ -126,8 +126,8 @@ class Networks:
     by_name: dict[str, Any] = field(default_factory=dict)
 
     def install(self) -> None:
-        """Make this process load these networks by those names (:func:`apdp.game.topology.remember_topology`)."""
-        from apdp.game.topology import remember_topology
+        """Make this process load these networks by those names (:func:`apdp.scenario.networks.remember_topology`)."""
+        from apdp.scenario.networks import remember_topology
 
         for name, topology in self.by_name.items():
             remember_topology(name, topology)
@@ -135,7 +135,8 @@ class Networks:
 
 def networks_of(topologies: tuple[str, ...]) -> Networks:
     """The parent's networks for the configuration's ``topologies`` (names or paths)."""
-    from apdp.game.topology import TopologyError, load_topology
+    from apdp.game.topology import TopologyError
+    from apdp.scenario.networks import load_topology
 
     by_name: dict[str, Any] = {}
     for name in topologies:

@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
-from apdp.referee.seeding import new_key
+from apdp.secret import new_key
 from apdp.tournament.config import config_difference
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec

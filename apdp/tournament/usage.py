@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from apdp.agents.provenance import read_provenance
 from apdp.agents.discovery import find_agent
+from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.tournament.stats import Standing
 

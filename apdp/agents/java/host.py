@@ -17,9 +17,9 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from apdp.errors import UserError
 from apdp.agents.java.compiler import first_error, javac
 from apdp.agents.java.jdk import Jdk
+from apdp.errors import UserError
 
 #: The host's Java sources (package data).
 HOST_SOURCES = Path(__file__).resolve().parent / "src"

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from apdp.agents.files import copy_tree_of, regular_file_within
 from apdp.agents.discovery import AgentNameConflict, AgentNotFound, find_agent
-from apdp.errors import UserError
+from apdp.agents.files import copy_tree_of, regular_file_within
 from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
 from apdp.agents.java.jdk import Jdk, find_jdk
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
+from apdp.errors import UserError
 
 #: The first line of an agent.toml written here: such a folder may be replaced by a new install.
 MARKER = "# apdp logist agent"

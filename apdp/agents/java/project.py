@@ -22,10 +22,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apdp.errors import UserError
 from apdp.agents.java.install import LogistAgent, agent_name, install, resolve
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.params import set_params
+from apdp.errors import UserError
 
 #: Where a project lists its agents.
 AGENTS_XML = Path("config") / "agents.xml"

@@ -9,10 +9,10 @@ in ``docs/protocol.md``; its JSON Schema is :data:`SCHEMA_PATH`.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
+from apdp.game.auction import check_bid
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Deliver, Move, Pickup
@@ -107,10 +107,10 @@ def read_bid(reply: dict[str, Any]) -> float | None:
         return None
     if isinstance(bid, bool) or not isinstance(bid, int | float):
         raise ProtocolError(f"a bid must be a number or null, got {json.dumps(bid)[:40]}")
-    value = float(bid)
-    if not math.isfinite(value):
-        raise ProtocolError(f"a bid must be finite, got {bid}")
-    return value
+    problem = check_bid(bid)  # the game's one bid rule
+    if problem:
+        raise ProtocolError(problem)
+    return float(bid)
 
 
 def read_plans(reply: dict[str, Any]) -> list[list[Move | Pickup | Deliver]]:

@@ -17,10 +17,10 @@ from typing import IO, Any
 
 import numpy as np
 
+from apdp.agents.discovery import load_agent_class
 from apdp.game.agent import Agent
 from apdp.game.company import Company, Vehicle
-from apdp.referee.deadline import Deadline
-from apdp.agents.discovery import load_agent_class
+from apdp.game.deadline import Deadline
 from apdp.game.distribution import DistributionSpec, TaskDistribution, WeightLaw
 from apdp.game.task import Task
 from apdp.game.topology import Road, Topology

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from apdp.baselines.greedy.fleet import GreedyFleet
 from apdp.game.agent import Agent
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.greedy.fleet import GreedyFleet
 
 
 class GreedyAgent(Agent):

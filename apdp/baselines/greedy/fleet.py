@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from apdp.baselines.greedy.schedule import Schedule
 from apdp.game.company import Vehicle
 from apdp.game.plan import VehiclePlan
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.greedy.schedule import Schedule
 
 
 class GreedyFleet:

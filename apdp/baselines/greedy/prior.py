@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from apdp.baselines.greedy.fleet import GreedyFleet
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.greedy.fleet import GreedyFleet
 
 
 def uniform_tasks(topology: Topology, rng: np.random.Generator, count: int, weight: float) -> list[Task]:

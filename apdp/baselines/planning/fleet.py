@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from apdp.game.company import Vehicle
-from apdp.referee.deadline import Deadline
-from apdp.game.task import Task
-from apdp.game.topology import Topology
 from apdp.baselines.planning.insertion import insert_task
 from apdp.baselines.planning.lns import improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
+from apdp.game.company import Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.task import Task
+from apdp.game.topology import Topology
 
 
 class Fleet:

@@ -20,9 +20,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from apdp.referee.deadline import Deadline
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
 from apdp.baselines.planning.solution import Solution
+from apdp.game.deadline import Deadline
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
+from apdp.baselines.planning.fleet import Fleet
 from apdp.game.agent import Agent
 from apdp.game.company import Company
-from apdp.referee.deadline import Deadline
+from apdp.game.deadline import Deadline
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.planning.fleet import Fleet
 
 
 class ShadowFleets:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from apdp.referee.deadline import Deadline
 from apdp.baselines.planning.solution import Solution
+from apdp.game.deadline import Deadline
 
 #: Money and kilometres are scaled to integers by this factor; weights by WEIGHT_SCALE.
 COST_SCALE = 100

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from apdp.game.company import Vehicle
-from apdp.referee.deadline import Deadline
-from apdp.game.plan import VehiclePlan, check_plans
-from apdp.game.task import Task
-from apdp.game.topology import Topology
 from apdp.baselines.planning.insertion import construct
 from apdp.baselines.planning.lns import DEFAULT_SETTINGS, LnsSettings, improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
+from apdp.game.company import Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.plan import VehiclePlan, check_plans
+from apdp.game.task import Task
+from apdp.game.topology import Topology
 
 Backend = Literal["lns", "ortools"]
 BACKENDS: tuple[Backend, ...] = ("lns", "ortools")

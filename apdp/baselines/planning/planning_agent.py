@@ -10,16 +10,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from apdp.baselines.planning.fleet import Fleet
+from apdp.baselines.planning.planner import BACKENDS, plan_tasks
+from apdp.baselines.planning.prior import average_marginal_cost
 from apdp.game.agent import Agent
 from apdp.game.company import Company, Vehicle
-from apdp.referee.deadline import Deadline
+from apdp.game.deadline import Deadline
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.baselines.planning.fleet import Fleet
-from apdp.baselines.planning.planner import BACKENDS, plan_tasks
-from apdp.baselines.planning.prior import average_marginal_cost
 
 #: Seconds kept back from the referee's deadline (plans must still be written out and sent).
 PLAN_MARGIN = 0.3

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from apdp.game.company import Vehicle
-from apdp.referee.deadline import Deadline
-from apdp.game.distribution import TaskDistribution
-from apdp.game.topology import Topology
 from apdp.baselines.planning.insertion import construct
 from apdp.baselines.planning.lns import improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
+from apdp.game.company import Vehicle
+from apdp.game.deadline import Deadline
+from apdp.game.distribution import TaskDistribution
+from apdp.game.topology import Topology
 
 
 def average_marginal_cost(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from apdp.baselines.planning.problem import CAPACITY_SLACK, Problem
 from apdp.game.plan import Action, Stop, VehiclePlan, check_plans, plan_from_stops
 from apdp.game.task import Task
-from apdp.baselines.planning.problem import CAPACITY_SLACK, Problem
 
 
 class Solution:

@@ -42,13 +42,14 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from apdp.errors import UserError
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import DistributionSpec, TaskDistribution
-from apdp.errors import UserError
-from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
-from apdp.agents.lookup import normalise_name
 from apdp.game.task import Task
-from apdp.game.topology import Topology, load_topology
+from apdp.game.topology import Topology
+from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
+from apdp.lookup import normalise_name
+from apdp.scenario.networks import load_topology
 
 
 class ScenarioError(UserError):
