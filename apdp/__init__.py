@@ -53,7 +53,7 @@ _HOMES = {
     "stops_cost": "apdp.game.plan",
     "Task": "apdp.game.task",
     "Topology": "apdp.game.topology",
-    "load_topology": "apdp.game.topology",
+    "load_topology": "apdp.scenario.networks",
 }
 
 

@@ -1,20 +1,6 @@
-"""The check (the gate) an agent must pass before it enters a tournament, for students and for the LLM harness.
-
-``check_agent`` imports the agent in its sandbox, plays it against itself twice (the same match:
-the records must agree, timing and output aside), then against two baseline agents on two networks
-(on one of them as the second company), and returns a :class:`CheckReport` of every problem by
-class: import errors, timeouts with their phase, exceptions with their traceback, bad bids,
-undelivered tasks, capacity exceeded, other invalid plans, memory, crashes, and results that are
-not reproducible (with the likely cause: ``random``, ``numpy.random`` or the clock, not ``self.rng``).
-``report.text()`` is written to be read by a person or pasted back to a model.
-
-From pytest::
-
-    from apdp.testing import assert_agent_ok
-
-    def test_my_agent() -> None:
-        assert_agent_ok("agents/me.py")
-"""
+"""The check (the gate) an agent must pass before it enters a tournament: ``check_agent`` and
+``assert_agent_ok``, which students and the LLM harness import from :mod:`apdp.testing` (what it
+plays and what it reports are described there)."""
 
 from __future__ import annotations
 
