@@ -20,7 +20,7 @@ from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regula
 from apdp.agents.files import agent_hash as file_hash
 from apdp.referee.match import play_match
 from apdp.secret import key_file_path
-from apdp.tournament.shipping import pack_agent
+from apdp.tournament.ray_payload import pack_agent
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 

@@ -26,7 +26,7 @@ from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.memory import over_limit
 from apdp.sandbox.replies import MAX_REPLY_BYTES, AgentFailed, BadReply, Expected, Reply, SetupDone, decode_reply
-from apdp.sandbox.worker import FILE_SIZE_CAP, THEN, Limits
+from apdp.sandbox.worker import FILE_SIZE_CAP, TWO_CALLS, Limits
 from apdp.sandbox.zygote_link import Zygote
 
 #: What each request of the worker's answers with (see :mod:`apdp.sandbox.replies`).
@@ -62,8 +62,8 @@ def encode_call(method: str, args: object) -> bytes:
 
 def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
     """A request of two calls, ``(method, args)`` each: the agent process answers the first and,
-    unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.THEN`)."""
-    return _framed(pickle.dumps((THEN, (first, second)), pickle.HIGHEST_PROTOCOL))
+    unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.TWO_CALLS`)."""
+    return _framed(pickle.dumps((TWO_CALLS, (first, second)), pickle.HIGHEST_PROTOCOL))
 
 
 class _OutOfMemory(Exception):

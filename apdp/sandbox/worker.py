@@ -235,7 +235,7 @@ def _setup(req: SetupRequest) -> Agent:
 #: A request that carries two calls: the worker answers the first, then (unless that answer is a
 #: fault) the second, each with its own reply. The referee sends an auction's result together with
 #: the next bid request this way, so a 50-task match costs about half the round trips.
-THEN = "then"
+TWO_CALLS = "two_calls"
 
 
 class _Session:
@@ -323,7 +323,7 @@ def worker_main(conn: Connection, limits: Limits) -> None:
             method, args = conn.recv()
         except (EOFError, OSError):
             return
-        if method == THEN:  # two calls; the second only when the first went well
+        if method == TWO_CALLS:  # two calls; the second only when the first went well
             (first, first_args), (method, args) = args
             reply = session.answer(first, first_args)
             _send(conn, reply)

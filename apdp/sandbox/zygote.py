@@ -10,7 +10,7 @@ descriptor (the agent's end of its conversation socket); the zygote answers ``("
 memory)`` (``memory``: the agent's memory group, or None where the referee must watch its memory);
 whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
 
-A tournament's zygote also serves a nursery socket (see :func:`serve`): each of the referee's
+A tournament's zygote also serves a socket for zygote requests (see :func:`serve`): each of the referee's
 worker processes gets a zygote of its own forked from it, already loaded, rather than starting an
 interpreter; such a zygote serves its worker alone, as above, and ends when its worker goes away.
 
@@ -71,7 +71,7 @@ def _run_child(closing: list[socket.socket], fd: int, limits: object) -> None:
 
 
 def _run_zygote(closing: list[socket.socket], fd: int) -> None:
-    """In a child forked for a nursery request: serve ``fd`` as a zygote of its own; never return."""
+    """In a child forked for a zygote request: serve ``fd`` as a zygote of its own; never return."""
     try:
         for sock in closing:
             sock.close()
@@ -123,10 +123,10 @@ def _clean_up(private_dir: str | None, group: cgroup.AgentGroup | None, pool: cg
         pool.give_back(group)
 
 
-def serve(control_fd: int, nursery_fd: int | None = None) -> None:
+def serve(control_fd: int, requests_fd: int | None = None) -> None:
     """The zygote's loop: fork on request, report exits, end when the referee goes away.
 
-    ``nursery_fd``: a socket on which the referee's worker processes ask for zygotes of their own
+    ``requests_fd``: a socket on which the referee's worker processes ask for zygotes of their own
     (a message carrying the worker's end of a new control socket); each is forked from this one,
     with everything already loaded, and says ``("ready", pid)`` on that socket.
     """
@@ -142,20 +142,20 @@ def serve(control_fd: int, nursery_fd: int | None = None) -> None:
     # Keep the preloaded objects out of the collector's sight, so that a child's first garbage
     # collection does not touch (and copy) every page it shares with the zygote.
     gc.freeze()
-    nursery = None if nursery_fd is None else socket.socket(fileno=nursery_fd)
-    _serve(socket.socket(fileno=control_fd), nursery)
+    zygote_requests = None if requests_fd is None else socket.socket(fileno=requests_fd)
+    _serve(socket.socket(fileno=control_fd), zygote_requests)
 
 
-def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
+def _serve(control: socket.socket, zygote_requests: socket.socket | None) -> None:
     children: set[int] = set()  # agent processes
-    zygotes: set[int] = set()  # zygotes forked for the nursery: they end when their worker does
+    zygotes: set[int] = set()  # zygotes forked on request: they end when their worker does
     ended: list[int] = []  # agent processes reaped in this round
     private: dict[int, str] = {}  # agent process -> its private folder
     pool = cgroup.Pool()  # where this user may make control groups (root: pids and memory)
     groups: dict[int, cgroup.AgentGroup] = {}  # agent process -> its groups
     try:
         while True:
-            watched = [control] if nursery is None else [control, nursery]
+            watched = [control] if zygote_requests is None else [control, zygote_requests]
             readable, _, _ = select.select(watched, [], [], 0.05)
             while children or zygotes:
                 try:
@@ -173,15 +173,15 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
             for pid in ended:
                 _clean_up(private.pop(pid, None), groups.pop(pid, None), pool)
             ended.clear()
-            if nursery is not None and nursery in readable:
-                msg, fds, _, _ = socket.recv_fds(nursery, 1 << 16, 1)
+            if zygote_requests is not None and zygote_requests in readable:
+                msg, fds, _, _ = socket.recv_fds(zygote_requests, 1 << 16, 1)
                 if not msg and not fds:  # every worker and the referee let go of it
-                    nursery.close()
-                    nursery = None
+                    zygote_requests.close()
+                    zygote_requests = None
                 elif fds:
                     pid = os.fork()
                     if pid == 0:
-                        _run_zygote([control, nursery], fds[0])
+                        _run_zygote([control, zygote_requests], fds[0])
                     os.close(fds[0])
                     zygotes.add(pid)
             if control not in readable:
@@ -196,7 +196,7 @@ def _serve(control: socket.socket, nursery: socket.socket | None) -> None:
             cgroup.assigned = group  # read by the child
             pid = os.fork()
             if pid == 0:
-                _run_child([control] if nursery is None else [control, nursery], fds[0], limits)
+                _run_child([control] if zygote_requests is None else [control, zygote_requests], fds[0], limits)
             for fd in fds:
                 os.close(fd)
             children.add(pid)

@@ -36,7 +36,7 @@ class Zygote:
 
     A zygote is either started afresh (:meth:`start`: a new interpreter with a clean environment,
     which loads apdp) or forked, already loaded, from another referee's zygote through that one's
-    nursery (:meth:`adopt`): a tournament starts one zygote early and its worker processes each
+    zygote_requests (:meth:`adopt`): a tournament starts one zygote early and its worker processes each
     adopt one of its forks, instead of each waiting for an interpreter of its own.
     """
 
@@ -44,12 +44,12 @@ class Zygote:
     _instance_lock = threading.Lock()
 
     def __init__(self, control: socket.socket, pid: int, process: subprocess.Popen[bytes] | None = None,
-                 nursery: socket.socket | None = None) -> None:
+                 zygote_requests: socket.socket | None = None) -> None:
         #: The zygote's process id.
         self.pid = pid
         self._process = process
         self._control = control
-        self._nursery = nursery
+        self._zygote_requests = zygote_requests
         self._lock = threading.Lock()
         self._exits: dict[int, int] = {}
         self._owner = os.getpid()
@@ -58,8 +58,8 @@ class Zygote:
     def start(cls) -> Zygote:
         """A zygote in a fresh interpreter, with none of the referee's environment."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        nursery, their_nursery = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        fds = (theirs.fileno(), their_nursery.fileno())
+        zygote_requests, their_requests = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        fds = (theirs.fileno(), their_requests.fileno())
         process = subprocess.Popen(
             [sys.executable, "-m", "apdp.sandbox.zygote", *map(str, fds)],
             pass_fds=fds,
@@ -68,16 +68,16 @@ class Zygote:
             process_group=0,  # Ctrl-C is the referee's: a terminal's SIGINT must not reach the zygote
         )
         theirs.close()
-        their_nursery.close()
-        return cls(ours, process.pid, process, nursery)
+        their_requests.close()
+        return cls(ours, process.pid, process, zygote_requests)
 
     @classmethod
-    def adopt(cls, nursery: socket.socket, timeout: float = 10.0) -> Zygote | None:
-        """Make this process's zygote a fork of the zygote behind ``nursery`` (see
-        :meth:`nursery`); None if that zygote does not answer (:meth:`get` then starts one)."""
+    def adopt(cls, zygote_requests: socket.socket, timeout: float = 10.0) -> Zygote | None:
+        """Make this process's zygote a fork of the zygote behind ``zygote_requests`` (see
+        :meth:`zygote_requests`); None if that zygote does not answer (:meth:`get` then starts one)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            socket.send_fds(nursery, [b"zygote"], [theirs.fileno()])
+            socket.send_fds(zygote_requests, [b"zygote"], [theirs.fileno()])
         except OSError:
             return None
         finally:
@@ -104,10 +104,10 @@ class Zygote:
             return False
         return True
 
-    def nursery(self) -> socket.socket | None:
+    def zygote_requests(self) -> socket.socket | None:
         """The socket on which other processes (this referee's workers) :meth:`adopt` forks of
         this zygote; None for a zygote that was itself adopted."""
-        return self._nursery
+        return self._zygote_requests
 
     def alive(self) -> bool:
         """Whether the zygote may still answer (an adopted one: its control socket is not closed)."""

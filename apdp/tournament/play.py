@@ -48,19 +48,19 @@ class PlayMatch:
                           registry=self.registry)
 
 
-def worker_start(queue: Any, level: int, nursery: socket.socket | None) -> None:
+def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:
     """A worker's first steps: its log goes to the run's; it gets its zygote at once, a fork of the
-    run's zygote through ``nursery`` (already loaded), else one of its own (a fresh interpreter that
+    run's zygote through ``zygote_requests`` (already loaded), else one of its own (a fresh interpreter that
     loads apdp while the worker waits for its first match); and it takes a free core of the machine
     for its lifetime (:mod:`apdp.sandbox.cores`), if there is one, for itself and its zygote."""
     from apdp.sandbox.zygote_link import Zygote
 
     worker_logging(queue, level)
-    zygote = None if nursery is None else Zygote.adopt(nursery)
+    zygote = None if zygote_requests is None else Zygote.adopt(zygote_requests)
     if zygote is None:
         zygote = Zygote.get()
-    if nursery is not None:
-        nursery.close()
+    if zygote_requests is not None:
+        zygote_requests.close()
     core = take_core()
     if core is not None:
         pin_to_core(core, zygote)

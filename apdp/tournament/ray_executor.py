@@ -8,9 +8,9 @@ starts the next match at once, without waiting for the parent), or exactly ``job
 back as matches end, through the same events as the local executor (progress bar, store, log).
 
 Nothing is assumed on the cluster's machines but Python with apdp's dependencies and Ray: apdp
-itself (``apdp``, ``baselines``, ``tournament``, with the shipped networks inside the package, as a
+itself (``apdp``, with the bundled networks inside the package, as a
 wheel lays them out) goes as the job's ``py_modules``, which Ray names by content hash; the agents'
-files, the networks, parameters and identities go as :mod:`apdp.tournament.shipping` bundles through the
+files, the networks, parameters and identities go as :mod:`apdp.tournament.ray_payload` bundles through the
 object store, each fetched once per machine and kept in its cache folder. On a worker each match
 plays in the worker's own sandbox (its zygote starts on first use), exactly as locally.
 
@@ -39,8 +39,8 @@ from apdp.referee.record import referee_error
 from apdp.scenario import Scenario
 from apdp.tournament.config import TournamentConfig
 from apdp.tournament.events import Record, TournamentEvents, announce, failed
+from apdp.tournament.ray_payload import Bundle, Networks, SentAgent, networks_of, pack_agent, unpack
 from apdp.tournament.schedule import MatchSpec
-from apdp.tournament.shipping import Bundle, Networks, ShippedAgent, networks_of, pack_agent, unpack
 
 log = logging.getLogger("apdp.tournament")
 
@@ -83,12 +83,12 @@ class RayCluster:
 
 
 @dataclass(frozen=True)
-class ShippedTournament:
+class SentTournament:
     """Everything a worker needs to play any match of the run, without the parent's files."""
 
     scenario: Scenario
     key: bytes = field(repr=False)
-    agents: Mapping[str, ShippedAgent]
+    agents: Mapping[str, SentAgent]
     #: each bundle's hash -> a reference to it in the object store (fetched only when not cached)
     bundles: Mapping[str, Any]
     networks: Networks
@@ -99,7 +99,7 @@ class ShippedTournament:
 _unpacked: dict[str, Path] = {}
 
 
-def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
+def play_sent(sent: SentTournament, match: MatchSpec) -> Record:
     """Play one match on a worker (a Ray task): unpack what it needs, then play by path."""
     import ray
 
@@ -107,13 +107,13 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
     from apdp.referee.match import play_match
     from apdp.sandbox.cores import core_for_a_match
 
-    shipped.networks.install()
+    sent.networks.install()
     sources = []
     for name in match.agents:
-        agent = shipped.agents[name]
+        agent = sent.agents[name]
         folder = _unpacked.get(agent.sha256)
         if folder is None:
-            ref = shipped.bundles[agent.sha256]
+            ref = sent.bundles[agent.sha256]
 
             def fetch(ref: Any = ref) -> Bundle:
                 bundle: Bundle = ray.get(ref)
@@ -121,12 +121,12 @@ def play_shipped(shipped: ShippedTournament, match: MatchSpec) -> Record:
 
             folder = _unpacked[agent.sha256] = unpack(agent.sha256, fetch)
         sources.append(AgentSource(name, folder / agent.entry))
-    scenario = shipped.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
+    scenario = sent.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
     with core_for_a_match():  # as a local worker plays: referee and agents on one core of their own
         return play_match(
-            scenario, sources, seed=match.seed, key=shipped.key,
-            identities=[shipped.agents[name].identity for name in match.agents],
-            registry={k: dict(v) for k, v in shipped.registry.items()},
+            scenario, sources, seed=match.seed, key=sent.key,
+            identities=[sent.agents[name].identity for name in match.agents],
+            registry={k: dict(v) for k, v in sent.registry.items()},
         )
 
 
@@ -176,8 +176,8 @@ class RaySession:
     ) -> int:
         """Ship the tournament and play ``matches``, reporting through ``events``; returns the errors."""
         agents = list(zip(config.agents, config.agent_paths, strict=True))
-        shipped = ship(self.ray, config.scenario, key, agents, config.topologies, identities)
-        return run_on_ray(self.ray, matches, shipped, events, jobs=self.jobs)
+        sent = ship(self.ray, config.scenario, key, agents, config.topologies, identities)
+        return run_on_ray(self.ray, matches, sent, events, jobs=self.jobs)
 
 
 @contextlib.contextmanager
@@ -226,18 +226,18 @@ def ship(
     agents: Sequence[tuple[str, str]],
     topologies: tuple[str, ...],
     identities: Mapping[str, dict[str, Any]],
-) -> ShippedTournament:
+) -> SentTournament:
     """Pack the field, networks, parameters and identities, and put the bundles in the object store."""
     from apdp.agents.discovery import registry_params
 
-    shipped_agents: dict[str, ShippedAgent] = {}
+    sent_agents: dict[str, SentAgent] = {}
     bundles: dict[str, Any] = {}
     for name, path in agents:
         bundle, entry = pack_agent(path)
         if bundle.sha256 not in bundles:
             bundles[bundle.sha256] = ray.put(bundle)
-        shipped_agents[name] = ShippedAgent(bundle.sha256, entry, dict(identities[name]))
-    return ShippedTournament(scenario, key, shipped_agents, bundles, networks_of(topologies), registry_params())
+        sent_agents[name] = SentAgent(bundle.sha256, entry, dict(identities[name]))
+    return SentTournament(scenario, key, sent_agents, bundles, networks_of(topologies), registry_params())
 
 
 class _Capacity:
@@ -276,7 +276,7 @@ def _failure(ray: ModuleType, exc: BaseException) -> str:
 def run_on_ray(
     ray: ModuleType,
     matches: Iterable[MatchSpec],
-    shipped: ShippedTournament,
+    sent: SentTournament,
     events: TournamentEvents,
     *,
     jobs: int | None = None,
@@ -286,8 +286,8 @@ def run_on_ray(
     At most ``jobs`` are submitted at once (default: the cluster's CPUs and a quarter more, queued);
     an interrupt cancels them.
     """
-    play = ray.remote(num_cpus=1, max_retries=RETRIES)(play_shipped)
-    shipped_ref = ray.put(shipped)
+    play = ray.remote(num_cpus=1, max_retries=RETRIES)(play_sent)
+    sent_ref = ray.put(sent)
     pending = iter(matches)
     capacity = _Capacity(ray, jobs)
     in_flight: dict[Any, MatchSpec] = {}
@@ -299,7 +299,7 @@ def run_on_ray(
             if match is None:
                 return
             events.on_match_started(match)
-            in_flight[play.remote(shipped_ref, match)] = match
+            in_flight[play.remote(sent_ref, match)] = match
 
     try:
         fill()

@@ -134,7 +134,7 @@ def _run(
                         events,
                         jobs=jobs,
                         initializer=worker_start,
-                        initargs=(run_log.queue, run_log.level, Zygote.get().nursery()),
+                        initargs=(run_log.queue, run_log.level, Zygote.get().zygote_requests()),
                     )
                 interrupted = False
             finally:

@@ -65,8 +65,8 @@ def pack_agent(path: str | Path) -> tuple[Bundle, str]:
 
 
 def cache_root() -> Path:
-    """Where a worker keeps shipped files: ``$APDP_CACHE``, else ``$XDG_CACHE_HOME/apdp``, else
-    ``~/.cache/apdp``; bundles go in its ``shipped/`` folder."""
+    """Where a worker keeps the files sent to it: ``$APDP_CACHE``, else ``$XDG_CACHE_HOME/apdp``, else
+    ``~/.cache/apdp``; bundles go in its ``sent/`` folder."""
     explicit = os.environ.get("APDP_CACHE")
     if explicit:
         return Path(explicit)
@@ -79,19 +79,19 @@ def unpack(sha256: str, fetch: Callable[[], Bundle], root: Path | None = None) -
 
     A bundle whose content does not match its name is refused (ValueError), never written.
     """
-    folder = (root or cache_root()) / "shipped" / sha256
+    folder = (root or cache_root()) / "sent" / sha256
     if (folder / _COMPLETE).is_file():
         return folder
     bundle = fetch()
     if bundle.sha256 != sha256 or _digest(bundle.files) != sha256:
-        raise ValueError(f"shipped files {sha256[:12]}: their content does not match their hash")
+        raise ValueError(f"sent files {sha256[:12]}: their content does not match their hash")
     folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     staging = Path(tempfile.mkdtemp(prefix=f".{sha256[:12]}-", dir=folder.parent))
     try:
         for rel, mode, data in bundle.files:
             target = staging / rel
             if ".." in Path(rel).parts or Path(rel).is_absolute():
-                raise ValueError(f"shipped files {sha256[:12]}: a path leaves the folder: {rel!r}")
+                raise ValueError(f"sent files {sha256[:12]}: a path leaves the folder: {rel!r}")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             target.chmod(mode & 0o755)
@@ -108,7 +108,7 @@ def unpack(sha256: str, fetch: Callable[[], Bundle], root: Path | None = None) -
 
 
 @dataclass(frozen=True)
-class ShippedAgent:
+class SentAgent:
     """One agent of the field as the parent resolved it: its bundle's hash, its path inside the
     bundle, and its identity (:mod:`apdp.agents.identity`)."""
 
