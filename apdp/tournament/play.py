@@ -39,13 +39,26 @@ class PlayMatch:
     registry: dict[str, dict[str, Any]] | None = None
 
     def __call__(self, match: MatchSpec) -> Record:
-        from apdp.referee.match import play_match  # imported in the worker, where it runs
+        return play_scheduled(self.scenario, match, self.paths, self.key, self.identities, self.registry)
 
-        scenario = self.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
-        agents = [AgentSource(name, Path(self.paths[name])) for name in match.agents]
-        identities = None if self.identities is None else [self.identities[name] for name in match.agents]
-        return play_match(scenario, agents, seed=match.seed, key=self.key, identities=identities,
-                          registry=self.registry)
+
+def play_scheduled(
+    scenario: Scenario,
+    match: MatchSpec,
+    paths: Mapping[str, str | Path],
+    key: bytes,
+    identities: Mapping[str, dict[str, Any]] | None = None,
+    registry: dict[str, dict[str, Any]] | None = None,
+) -> Record:
+    """Play one scheduled match: the base ``scenario`` on the match's network and seed, each agent
+    from its file in ``paths``. The one way a match of a tournament is played, by a local worker
+    (:class:`PlayMatch`) and by a Ray task (:func:`apdp.tournament.ray_executor.play_sent`) alike."""
+    from apdp.referee.match import play_match  # imported in the worker, where it runs
+
+    on_network = scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
+    agents = [AgentSource(name, Path(paths[name])) for name in match.agents]
+    played_as = None if identities is None else [identities[name] for name in match.agents]
+    return play_match(on_network, agents, seed=match.seed, key=key, identities=played_as, registry=registry)
 
 
 def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:

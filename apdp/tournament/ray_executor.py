@@ -103,12 +103,11 @@ def play_sent(sent: SentTournament, match: MatchSpec) -> Record:
     """Play one match on a worker (a Ray task): unpack what it needs, then play by path."""
     import ray
 
-    from apdp.agents.discovery import AgentSource
-    from apdp.referee.match import play_match
     from apdp.sandbox.cores import core_for_a_match
+    from apdp.tournament.play import play_scheduled
 
     sent.networks.install()
-    sources = []
+    paths: dict[str, Path] = {}
     for name in match.agents:
         agent = sent.agents[name]
         folder = _unpacked.get(agent.sha256)
@@ -120,14 +119,11 @@ def play_sent(sent: SentTournament, match: MatchSpec) -> Record:
                 return bundle
 
             folder = _unpacked[agent.sha256] = unpack(agent.sha256, fetch)
-        sources.append(AgentSource(name, folder / agent.entry))
-    scenario = sent.scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
+        paths[name] = folder / agent.entry
     with core_for_a_match():  # as a local worker plays: referee and agents on one core of their own
-        return play_match(
-            scenario, sources, seed=match.seed, key=sent.key,
-            identities=[sent.agents[name].identity for name in match.agents],
-            registry={k: dict(v) for k, v in sent.registry.items()},
-        )
+        return play_scheduled(sent.scenario, match, paths, sent.key,
+                              {name: sent.agents[name].identity for name in match.agents},
+                              {k: dict(v) for k, v in sent.registry.items()})
 
 
 def _stage_apdp(into: Path) -> list[str]:
