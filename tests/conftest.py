@@ -70,3 +70,28 @@ def assert_one_core_per_match(out: Path, matches: int) -> None:
         assert len(match) == 1, match
         (bid,) = match
         assert bid is not None and bid // 1000 == 1 and int(bid) % 1000 in cores, bid
+
+
+#: Each test file's layer, a pytest marker (``pytest -m unit`` runs the rules, plans, seeds,
+#: schedules, statistics and store in seconds; ``-m "not browser and not java"`` skips the slow
+#: outside parts). Files not named here are ``integration``: they play real sandboxed matches.
+LAYERS = {
+    "unit": {
+        "test_cli_help.py", "test_layers.py", "test_logist_draw.py",
+        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_rules.py",
+        "test_shortest_paths.py", "test_standings.py", "test_topology.py", "test_tournament_store.py",
+    },
+    "sandbox": {
+        "test_attacks.py", "test_sandbox.py", "test_hostile_replies.py", "test_agent_files.py", "test_builds.py",
+        "test_kernel_memory.py", "test_unprivileged.py", "test_zoo.py", "test_cpu.py", "test_programs.py",
+    },
+    "browser": {"test_pages_browser.py"},
+    "java": {"test_java.py"},
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.path.name
+        layer = next((layer for layer, files in LAYERS.items() if name in files), "integration")
+        item.add_marker(getattr(pytest.mark, layer))
