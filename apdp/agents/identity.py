@@ -36,12 +36,14 @@ def apdp_version() -> str:
 def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
     """The identity of agent ``name`` played from the file ``path`` (see the module docstring)."""
     path = Path(path)
-    provenance = None if is_bundled(path) else read_provenance(path)
-    origin = "baseline" if is_bundled(path) else "generated" if provenance is not None else "hand-written"
+    digest = agent_hash(path)
+    bundled = is_bundled(path)
+    provenance = None if bundled else read_provenance(path, digest)
+    origin = "baseline" if bundled else "generated" if provenance is not None else "hand-written"
     return {
         "name": name,
         "file": path.name,
-        "sha256": agent_hash(path),
+        "sha256": digest,
         "origin": origin,
         "provenance": provenance,
         "apdp": apdp_version(),

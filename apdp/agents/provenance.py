@@ -104,19 +104,20 @@ def record_generated(agent_path: str | Path, provenance: Provenance) -> None:
         os.close(fd)
 
 
-def read_provenance(agent_path: str | Path) -> dict[str, Any] | None:
+def read_provenance(agent_path: str | Path, digest: str | None = None) -> dict[str, Any] | None:
     """The provenance the harness recorded for the agent at ``agent_path`` as it is now, or None for
     an agent it did not write (or that changed since).
 
     The dict has at least ``model``, ``strategy``, ``round``, ``prompt_hash`` and ``date`` (values
     may be None); when the ledger holds the file's hash more than once, the last entry counts (the
-    harness records a file again when it adds its check's verdict).
+    harness records a file again when it adds its check's verdict). ``digest``: the agent's
+    :func:`~apdp.agents.files.agent_hash`, when the caller has it already.
     """
     path = Path(agent_path)
     try:
         with ledger_path(path).open("rb") as f:
             ledger = f.read(MAX_LEDGER_BYTES)
-        digest = agent_hash(path)
+        digest = agent_hash(path) if digest is None else digest
     except (OSError, AgentFilesError):
         return None
     found: dict[str, Any] | None = None
