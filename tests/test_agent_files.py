@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
+from conftest import TEMPLATE, fast_scenario
 
 from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
 from apdp.agents.files import agent_hash as file_hash
@@ -172,3 +172,18 @@ def test_a_project_file_is_copied_only_from_within_the_project(tmp_path: Path) -
         regular_file_within(project / "bin" / "demo" / "Stolen.class", project)
     (project / "bin" / "demo" / "Stolen.class").unlink()
     assert copy_tree_of(project / "bin", tmp_path / "copy2", ".class") == 1
+
+
+def test_a_python_package_is_never_an_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baselines' machinery (``greedy/agent.py`` in a package) and a user's package beside their
+    agents are libraries: only folders without ``__init__.py`` play."""
+    from apdp.agents.discovery import available_agents
+
+    agents = tmp_path / "agents"
+    for name, files in (("mine", ["agent.py"]), ("helpers", ["__init__.py", "agent.py"])):
+        (agents / name).mkdir(parents=True)
+        for file in files:
+            (agents / name / file).write_text(TEMPLATE.read_text() if file == "agent.py" else "")
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    names = {a.name for a in available_agents()}
+    assert "mine" in names and "helpers" not in names and "greedy" not in names

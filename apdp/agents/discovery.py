@@ -81,8 +81,11 @@ def _is_agent_file(path: Path) -> bool:
 
 def is_agent_folder(path: Path) -> bool:
     """True for a folder that is an agent: a Python agent (``agent.py``) or an agent program
-    (``agent.toml``)."""
-    return path.is_dir() and ((path / AGENT_MODULE).is_file() or (path / PROGRAM_FILE).is_file())
+    (``agent.toml``). A Python package (a folder with ``__init__.py``, such as the baselines'
+    ``greedy`` machinery) is a library agents import, never an agent."""
+    if not path.is_dir() or (path / "__init__.py").exists():
+        return False
+    return (path / AGENT_MODULE).is_file() or (path / PROGRAM_FILE).is_file()
 
 
 #: The longest agent name.
@@ -112,8 +115,8 @@ def _candidates(strict: bool = False) -> dict[str, list[AgentSource]]:
     file whose name cannot be an agent's is left out, or raises AgentNameError when ``strict``."""
     found: dict[str, list[AgentSource]] = {}
     for folder in agent_dirs():
-        programs = sorted({p.parent for p in folder.glob(f"*/{PROGRAM_FILE}")}
-                          | {p.parent for p in folder.glob(f"*/{AGENT_MODULE}")})
+        marked = {p.parent for p in (*folder.glob(f"*/{PROGRAM_FILE}"), *folder.glob(f"*/{AGENT_MODULE}"))}
+        programs = sorted(p for p in marked if is_agent_folder(p))
         for path in sorted(folder.glob("*.py")) + programs:
             if path.suffix == ".py" and not _is_agent_file(path):
                 continue
