@@ -201,12 +201,13 @@ def test_verify_rejects_figures_no_reader_can_use(path: tuple[Any, ...], value: 
     ["seccomp\x1b[2J"], ["a\nforged line"], ["x" * 161], ["ok"] * 17, [3], "text",
 ])
 def test_a_setup_reply_names_protections_off_in_plain_short_lines_only(unprotected: object) -> None:
-    from apdp.sandbox.replies import BadReply, SetupDone, decode_reply
+    from apdp.messages.replies import SetupDone, decode_reply
+    from apdp.messages.strict import BadMessage
 
-    good = decode_reply(json.dumps({"ok": None, "unprotected": ["process count limit (why)"]}).encode(), "setup")
+    good = decode_reply(json.dumps({"ok": True, "unprotected": ["process count limit (why)"]}).encode(), "setup")
     assert isinstance(good, SetupDone) and good.unprotected == ("process count limit (why)",)
-    with pytest.raises(BadReply):
-        decode_reply(json.dumps({"ok": None, "unprotected": unprotected}).encode(), "setup")
+    with pytest.raises(BadMessage):
+        decode_reply(json.dumps({"ok": True, "unprotected": unprotected}).encode(), "setup")
 
 
 def test_a_fault_message_cannot_forge_a_line_of_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -175,6 +175,9 @@ def test_a_network_of_another_shape_travels_in_the_record(tmp_path: Path) -> Non
     again = record_topology({"topology": "france", "network": network})
     assert again.roads == changed.roads and again.distances == changed.distances
     assert record_topology({"topology": "france"}) is load_topology("france")
+    written_by_0_1 = {"name": network["name"], "cities": network["cities"],  # a topology file's form
+                      "routes": [{"from": r["from"], "to": r["to"], "distance": r["km"]} for r in network["roads"]]}
+    assert record_topology({"topology": "france", "network": written_by_0_1}).roads == changed.roads
 
 
 def test_a_tournament_takes_a_configuration() -> None:

@@ -15,6 +15,7 @@ from typing import Literal
 from apdp.game.company import Vehicle
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.text import valid_unicode
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,8 @@ class Deliver:
 
 
 Action = Move | Pickup | Deliver
+#: The longest city name an action read from JSON may give.
+MAX_CITY_NAME = 200
 #: One vehicle's plan.
 VehiclePlan = list[Action]
 
@@ -249,7 +252,9 @@ def action_from_json(item: object) -> Action:
     if kind == "move":
         if not isinstance(arg, str):
             raise ValueError(f"a move needs a city name, got {arg!r:.80}")
-        return Move(arg)
+        if len(arg) > MAX_CITY_NAME:
+            raise ValueError(f"a city name of {len(arg)} characters (at most {MAX_CITY_NAME})")
+        return Move(valid_unicode(arg))
     if kind in ("pickup", "deliver"):
         if not isinstance(arg, int) or isinstance(arg, bool):
             raise ValueError(f"a {kind} needs a task id, got {arg!r:.80}")

@@ -191,6 +191,16 @@ class Topology:
         """The longest shortest distance between two cities."""
         return max(max(row) for row in self.distances)
 
+    def to_json(self) -> dict[str, Any]:
+        """The network as JSON: ``{"name", "cities": [{"name", "x", "y"}], "roads": [{"from", "to",
+        "km"}]}``, as an agent program's setup request and a record carry it
+        (:func:`network_from_json` reads it back)."""
+        return {
+            "name": self.name,
+            "cities": [{"name": c, "x": self.coordinates[c][0], "y": self.coordinates[c][1]} for c in self.cities],
+            "roads": [{"from": r.a, "to": r.b, "km": r.distance} for r in self.roads],
+        }
+
 
 def _require(cond: bool, source: str, what: str) -> None:
     if not cond:
@@ -259,6 +269,22 @@ def parse_topology(data: Mapping[str, Any], source: str) -> Topology:
         default_companies=tuple(companies),
         source=source,
     )
+
+
+def network_from_json(data: object, source: str) -> Topology:
+    """The network of :meth:`Topology.to_json`'s form, checked as a topology file is; TopologyError
+    naming ``source`` otherwise."""
+    _require(isinstance(data, dict), source, "a network must be an object")
+    assert isinstance(data, dict)
+    roads = data.get("roads")
+    _require(isinstance(roads, list), source, "a network needs a list of roads")
+    assert isinstance(roads, list)
+    for k, road in enumerate(roads):
+        _require(isinstance(road, dict) and road.keys() <= {"from", "to", "km"}, source,
+                 f"road #{k + 1} must be {{from, to, km}}")
+    as_file = {"name": data.get("name"), "cities": data.get("cities"),
+               "routes": [{"from": r.get("from"), "to": r.get("to"), "distance": r.get("km")} for r in roads]}
+    return parse_topology(as_file, source)
 
 
 def load_topology_file(path: str | os.PathLike[str]) -> Topology:

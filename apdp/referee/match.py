@@ -28,6 +28,8 @@ from apdp.game.company import Company
 from apdp.game.fault import PHASES, Fault, FaultKind, Phase
 from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
 from apdp.game.task import Task
+from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall, TwoCalls
+from apdp.messages.replies import BidReply, NotAValue, PlansReply, SetupDone
 from apdp.referee.record import (
     MAX_MESSAGE,
     MAX_TRACEBACK,
@@ -41,9 +43,7 @@ from apdp.referee.record import (
 )
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
-from apdp.sandbox.process import AgentProcess, CallResult, encode_call, encode_then
-from apdp.sandbox.replies import BidReply, NotAValue, PlansReply, SetupDone
-from apdp.sandbox.worker import SetupRequest
+from apdp.sandbox.process import AgentProcess, CallResult, encode_request
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.secret import KEY_BYTES, user_key
 from apdp.text import clean_text
@@ -71,12 +71,10 @@ def match_streams(
     return tasks, ties, [agent_seed(key, seed, i) for i in range(agents)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Told:
-    """An auction's result not yet told to the agents: it goes with the next request to each."""
-
-    task: Task
-    call: tuple[str, object]
+def _after(told: AuctionResultCall | None, call: Call) -> bytes:
+    """The request of ``call``, after the result of the latest auction when it is not yet told (it
+    goes with the next request to each agent)."""
+    return encode_request(call if told is None else TwoCalls(told, call))
 
 
 @dataclass
@@ -169,11 +167,7 @@ class _Referee:
         self.details[seat.index] = kept
         seat.process.kill()
 
-    def call(self, seat: _Seat, phase: Phase, task: Task | None, method: str, args: object,
-             timeout: float) -> CallResult | None:
-        return self.account(seat, phase, task, seat.process.call(method, args, timeout))
-
-    def ask(self, seat: _Seat, told: _Told | None, payload: bytes, timeout: float,
+    def ask(self, seat: _Seat, told: AuctionResultCall | None, payload: bytes, timeout: float,
             phase: Literal["bid", "plan"]) -> CallResult | None:
         """One request to ``seat`` for a call of ``phase``: ``payload`` alone, or after the previous
         auction's result (``told``, sent in the same message: one round trip for both). None on a
@@ -225,19 +219,18 @@ class _Referee:
             if seat.sound:
                 self._setup(seat, agent_seeds[seat.index], registry)
         tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
-        told: _Told | None = None  # the latest auction, told to each agent with its next request
+        told: AuctionResultCall | None = None  # the latest auction, told to each agent with its next request
         for task in tasks:
             if not any(s.sound for s in self.seats):
                 break
-            request = ("bid", (task, self.timeouts.bid))
-            payload = encode_call(*request) if told is None else encode_then(told.call, request)
+            payload = _after(told, BidCall(task, self.timeouts.bid))
             bids = [self._bid(seat, task, told, payload) for seat in self.seats]
             winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
             if winner is not None:
                 self.seats[winner].won.append(task)
             self.auctions.append({"task": task.id, "bids": bids, "winner": winner})
             self.auctioned.append(task)
-            told = _Told(task, ("auction_result", (task, winner, bids, self.timeouts.bid)))
+            told = AuctionResultCall(task, winner, tuple(bids), self.timeouts.bid)
             if listener is not None:
                 listener(task, bids, winner)
         for seat in self.seats:  # the CPU of the bids that were not read (stopped since: exact)
@@ -304,7 +297,7 @@ class _Referee:
             self.fault(seat, FaultKind.EXCEPTION, "setup", None, problem)
 
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
-        request = SetupRequest(
+        call = SetupCall(
             path=str(seat.source.path),
             agent_id=seat.index,
             agents=len(self.seats),
@@ -315,13 +308,13 @@ class _Referee:
             distribution=self.distribution,
             company=self.companies[seat.index],
         )
-        result = self.call(seat, "setup", None, "setup", request, self.timeouts.setup)
+        result = self.account(seat, "setup", None, seat.process.call(call, self.timeouts.setup))
         if result is not None:
             seat.timing["setup"] = result.seconds
             if isinstance(result.reply, SetupDone):
                 self.unprotected.update(result.reply.unprotected)
 
-    def _bid(self, seat: _Seat, task: Task, told: _Told | None, payload: bytes) -> float | None:
+    def _bid(self, seat: _Seat, task: Task, told: AuctionResultCall | None, payload: bytes) -> float | None:
         if not seat.sound:
             return None
         asked = self.ask(seat, told, payload, self.timeouts.bid, "bid")
@@ -341,11 +334,10 @@ class _Referee:
             return None
         return reply.value
 
-    def _plan(self, seat: _Seat, told: _Told | None, share: int) -> None:
+    def _plan(self, seat: _Seat, told: AuctionResultCall | None, share: int) -> None:
         company = self.companies[seat.index]
         timeout = self.timeouts.plan
-        request = ("plan", (company.vehicles, tuple(seat.won), timeout))
-        payload = encode_call(*request) if told is None else encode_then(told.call, request)
+        payload = _after(told, PlanCall(company.vehicles, tuple(seat.won), timeout))
         asked = self.ask(seat, told, payload, timeout, "plan")
         result = None if asked is None else self.account(seat, "plan", None, asked)
         if result is None:

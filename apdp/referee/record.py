@@ -13,7 +13,8 @@ A record is a JSON object::
                 "faults": [{"agent", "kind", "phase", "task", "message"}]}}
 
 Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
-machine that played it; ``network``: the network itself, as in a topology file, when it is not the
+machine that played it; ``network``: the network itself (:meth:`apdp.game.topology.Topology.to_json`;
+records of apdp 0.1 have a topology file's form), when it is not the
 shipped network of that name (a Logist topology file, a ``.toml`` path); ``ties``: ``"first"`` when
 equal lowest bids went to the agent listed first (a Logist configuration) rather than to the seeded
 draw; a task's ``reward``, what the Logist platform draws for it; on a fault: ``traceback`` for an exception,
@@ -49,7 +50,7 @@ from apdp.files import write_atomically
 from apdp.game.company import Company
 from apdp.game.fault import Fault
 from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
-from apdp.game.topology import Topology, TopologyError, parse_topology
+from apdp.game.topology import Topology, TopologyError, network_from_json, parse_topology
 from apdp.scenario.networks import load_topology
 from apdp.text import clean_text
 
@@ -76,12 +77,7 @@ def embedded_network(topology: Topology) -> dict[str, Any] | None:
         topology.cities, dict(topology.coordinates), topology.roads
     )):
         return None
-    return {
-        "name": topology.name,
-        "cities": [{"name": c, "x": topology.coordinates[c][0], "y": topology.coordinates[c][1]}
-                   for c in topology.cities],
-        "routes": [{"from": r.a, "to": r.b, "distance": r.distance} for r in topology.roads],
-    }
+    return topology.to_json()
 
 
 def record_topology(record: dict[str, Any]) -> Topology:
@@ -93,7 +89,9 @@ def record_topology(record: dict[str, Any]) -> Topology:
     if network is not None:
         if not isinstance(network, dict):
             raise TopologyError("record network: not an object")
-        return parse_topology(network, "record network")
+        if "routes" in network:  # the form of apdp 0.1's records: a topology file's
+            return parse_topology(network, "record network")
+        return network_from_json(network, "record network")
     return load_topology(str(record.get("topology")))
 
 

@@ -25,8 +25,9 @@ from apdp.agents.program import (
     mark_failed,
     source_signature,
 )
+from apdp.messages.replies import BuildDone
 from apdp.sandbox.process import AgentProcess
-from apdp.sandbox.replies import BuildDone
+from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Limits
 
 
@@ -66,7 +67,7 @@ def _build(program: AgentProgram, limits: Limits) -> str | None:
                            limits.sandbox, files=limits.disk_files, build_dir=str(program.build_dir))
     process.start(str(program.folder))
     try:
-        result = process.call("build", str(program.folder), timeout)
+        result = process.call(SandboxCall("build", str(program.folder)), timeout)
     finally:
         process.stop()
     if result.fault is not None:

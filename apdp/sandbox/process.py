@@ -21,19 +21,16 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from apdp.game.fault import FaultKind
+from apdp.messages.calls import Call, TwoCalls
+from apdp.messages.replies import AgentFailed, Expected, Reply, SetupDone, decode_reply
+from apdp.messages.strict import MAX_MESSAGE_BYTES, BadMessage
 from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.memory import over_limit
-from apdp.sandbox.replies import MAX_REPLY_BYTES, AgentFailed, BadReply, Expected, Reply, SetupDone, decode_reply
-from apdp.sandbox.worker import FILE_SIZE_CAP, TWO_CALLS, Limits
+from apdp.sandbox.worker import FILE_SIZE_CAP, Limits, SandboxCall
 from apdp.sandbox.zygote_link import Zygote
 
-#: What each request of the worker's answers with (see :mod:`apdp.sandbox.replies`).
-EXPECTED: dict[str, Expected] = {
-    "setup": "setup", "unprotected": "setup", "bid": "bid", "auction_result": "ack", "plan": "plan",
-    "build": "build", "probe": "report", "probe_idle": "report", "probe_memory": "report",
-}
 #: How often (seconds) the referee reads the memory of an agent's processes while it waits for its
 #: reply, where no memory group counts it (see :mod:`apdp.sandbox.memory`).
 MEMORY_WATCH_EVERY = 0.02
@@ -55,15 +52,10 @@ def _framed(data: bytes) -> bytes:
     return struct.pack("!iQ", -1, len(data)) + data
 
 
-def encode_call(method: str, args: object) -> bytes:
-    """A request of one call, pickled and framed once: the same bytes can go to every agent."""
-    return _framed(pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL))
-
-
-def encode_then(first: tuple[str, object], second: tuple[str, object]) -> bytes:
-    """A request of two calls, ``(method, args)`` each: the agent process answers the first and,
-    unless that answer is a fault, the second (see :data:`apdp.sandbox.worker.TWO_CALLS`)."""
-    return _framed(pickle.dumps((TWO_CALLS, (first, second)), pickle.HIGHEST_PROTOCOL))
+def encode_request(request: Call | SandboxCall | TwoCalls) -> bytes:
+    """A request, pickled and framed once: the same bytes can go to every agent. Two calls
+    (:class:`TwoCalls`) are answered one after the other, the second unless the first faulted."""
+    return _framed(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
 
 
 class _OutOfMemory(Exception):
@@ -149,9 +141,9 @@ class AgentProcess:
             return "a memory cgroup"
         return f"the referee, reading their memory every {MEMORY_WATCH_EVERY * 1000:.0f} ms (no memory cgroup)"
 
-    def call(self, method: str, args: object, timeout: float) -> CallResult:
-        """Send one request and wait at most ``timeout`` seconds for its reply."""
-        return self.request(encode_call(method, args), ((EXPECTED[method], timeout),))[0]
+    def call(self, call: Call | SandboxCall, timeout: float) -> CallResult:
+        """Send one call and wait at most ``timeout`` seconds for its reply."""
+        return self.request(encode_request(call), ((call.expects, timeout),))[0]
 
     def request(self, payload: bytes, calls: Sequence[tuple[Expected, float]], *,
                 defer_short: bool = False) -> list[CallResult]:
@@ -197,7 +189,7 @@ class AgentProcess:
                     shares = result.seconds < SHORT_CALL or self._complete() is not None
                 else:
                     shares = defer_short and start + result.seconds - sent < SHORT_CALL
-            except BadReply:  # a bad next message: its own read says so
+            except BadMessage:  # a bad next message: its own read says so
                 shares = False
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
             results.append(result)
@@ -221,7 +213,7 @@ class AgentProcess:
         and an 8-byte length). Bytes are read as they come, several messages at a time when they
         are there, and never past the deadline: a process that sends half a message and stops is
         stopped like one that sends nothing. EOFError at the end of the pipe; OSError for a
-        message longer than ``MAX_REPLY_BYTES``."""
+        message longer than ``MAX_MESSAGE_BYTES``."""
         assert self._conn is not None and self._poller is not None
         buffer = self._buffer
         while True:
@@ -255,8 +247,8 @@ class AgentProcess:
                 return None
             (size,) = struct.unpack_from("!Q", buffer, 4)
             header = 12
-        if size > MAX_REPLY_BYTES or size < 0:
-            raise BadReply(f"a reply of more than {MAX_REPLY_BYTES} bytes")
+        if size > MAX_MESSAGE_BYTES or size < 0:
+            raise BadMessage(f"a reply of more than {MAX_MESSAGE_BYTES} bytes")
         return (header, size) if len(buffer) >= header + size else None
 
     def _reply(self, expected: Expected, timeout: float, start: float) -> CallResult:
@@ -276,7 +268,7 @@ class AgentProcess:
             reply = decode_reply(raw, expected)
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return CallResult(None, self._death(), time.monotonic() - start)
-        except BadReply as exc:
+        except BadMessage as exc:
             self.kill()
             message = f"the agent's process sent a reply outside the protocol: {exc}"
             return self._fault(FaultKind.BAD_REPLY, message, start)

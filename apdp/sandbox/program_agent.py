@@ -7,21 +7,26 @@ the referee's deadlines stop both. Its standard error goes to the agent's captur
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
 import subprocess
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO
 
 from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
-from apdp.agents.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
+from apdp.agents.protocol import ProtocolError
 from apdp.game.agent import Agent
+from apdp.game.auction import check_bid
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
 from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall
+from apdp.messages.replies import AgentFailed, BidReply, BuildDone, PlansReply, Reply, decode_reply
+from apdp.messages.strict import BadMessage
 from apdp.sandbox.confine import build_output
 from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 
@@ -44,18 +49,26 @@ class ProgramAgent(Agent):
         """The program's process id, once started."""
         return None if self._process is None else self._process.pid
 
-    def _request(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _request(self, call: Call) -> Reply:
         assert self._to is not None and self._from is not None
         try:
-            self._to.write(encode(message))
+            self._to.write((json.dumps(call.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             self._to.flush()
         except (BrokenPipeError, OSError):
-            raise ProtocolError(f"the program ended before {message['type']!r} (exit code "
+            raise ProtocolError(f"the program ended before {call.name!r} (exit code "
                                 f"{self._process.poll() if self._process else '?'})") from None
         line = self._from.readline(MAX_LINE)
-        if line and not line.endswith(b"\n"):
-            raise ProtocolError(f"reply to {message['type']!r} longer than {MAX_LINE} bytes")
-        return decode(line, str(message["type"]))
+        if not line:
+            raise ProtocolError(f"the program closed its output instead of answering {call.name!r}")
+        if not line.endswith(b"\n"):
+            raise ProtocolError(f"reply to {call.name!r} longer than {MAX_LINE} bytes")
+        try:
+            reply = decode_reply(line, call.expects)
+        except BadMessage as exc:
+            raise ProtocolError(f"reply to {call.name!r}: {exc}") from None
+        if isinstance(reply, AgentFailed):
+            raise ProtocolError(f"the program reported an error in {call.name!r}: {reply.message}")
+        return reply
 
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
         env = dict(os.environ, APDP_AGENT_DIR=str(self._program.folder))
@@ -67,27 +80,29 @@ class ProgramAgent(Agent):
         except OSError as exc:
             raise ProgramError(f"cannot start {self._program.command[0]!r}: {exc.strerror}") from None
         self._to, self._from = self._process.stdin, self._process.stdout
-        message = setup_message(
-            agent_id=self.agent_id, agents=self.agents, seed=self._seed, params=dict(self.params),
-            timeouts=dict(self.timeouts), topology=topology, distribution=distribution, company=company,
-        )
-        read_ok(self._request(message), "setup")
+        self._request(SetupCall(self.agent_id, self.agents, self._seed, dict(self.params), dict(self.timeouts),
+                                topology, distribution, company))
 
     def bid(self, task: Task) -> float | None:
-        return read_bid(self._request({"type": "bid", "task": task.to_json(), "timeout": self.timeouts["bid"]}))
+        reply = self._request(BidCall(task, self.timeouts["bid"]))
+        if not isinstance(reply, BidReply):  # {"bad": ...}: no bid
+            raise ProtocolError(f"reply to 'bid': {getattr(reply, 'message', 'no bid')}")
+        problem = check_bid(reply.value)  # the game's one bid rule
+        if problem:
+            raise ProtocolError(problem)
+        return reply.value
 
     def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        message = {"type": "auction_result", "task": task.to_json(), "winner": winner, "bids": list(bids),
-                   "timeout": self.timeouts["bid"]}
-        read_ok(self._request(message), "auction_result")
+        self._request(AuctionResultCall(task, winner, tuple(bids), self.timeouts["bid"]))
 
     def plan(self, vehicles: Sequence[Vehicle], tasks: Sequence[Task]) -> list[list[Action]]:
-        message = {"type": "plan", "vehicles": [v.to_json() for v in vehicles],
-                   "tasks": [t.to_json() for t in tasks], "timeout": self.timeouts["plan"]}
-        return [list(p) for p in read_plans(self._request(message))]
+        reply = self._request(PlanCall(tuple(vehicles), tuple(tasks), self.timeouts["plan"]))
+        if not isinstance(reply, PlansReply):
+            raise ProtocolError(f"reply to 'plan': {getattr(reply, 'message', 'no plans')}")
+        return [list(p) for p in reply.plans]
 
 
-def run_build(program: AgentProgram) -> dict[str, Any]:
+def run_build(program: AgentProgram) -> BuildDone:
     """Run the program's build command here (in the sandbox); its exit code and output's tail.
 
     Where the build wrote a fresh folder in place of the real one (:func:`build_output`), what it
@@ -102,14 +117,14 @@ def run_build(program: AgentProgram) -> dict[str, Any]:
         done = subprocess.run(program.build, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, cwd=os.getcwd(), check=False)
     except OSError as exc:
-        return {"code": 127, "output": f"cannot start {program.build[0]!r}: {exc.strerror}"}
+        return BuildDone(127, f"cannot start {program.build[0]!r}: {exc.strerror}")
     output = done.stdout[-8000:].decode("utf-8", "replace")
     if done.returncode == 0 and target is not None:
         try:
             copy_tree(target[0], target[1])
         except (OSError, BuildOutputError) as exc:
-            return {"code": 1, "output": f"{output}\napdp: the build's output cannot be kept: {exc}"[-8000:]}
-    return {"code": done.returncode, "output": output}
+            return BuildDone(1, f"{output}\napdp: the build's output cannot be kept: {exc}"[-8000:])
+    return BuildDone(done.returncode, output)
 
 
 class BuildOutputError(Exception):

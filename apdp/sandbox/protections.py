@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apdp.game.fault import FaultKind
+from apdp.messages.replies import Report, SetupDone
 from apdp.sandbox.process import AgentProcess
-from apdp.sandbox.replies import Report, SetupDone
+from apdp.sandbox.worker import SandboxCall
 
 #: A small cap and limits for the check, so that it runs in a moment.
 _CHECK_DISK_MB = 8
@@ -77,7 +78,7 @@ def unprotected() -> tuple[str, ...]:
     process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
     process.start(_probe_file())
     try:
-        result = process.call("unprotected", None, 30.0)
+        result = process.call(SandboxCall("unprotected"), 30.0)
     finally:
         process.stop()
     if not isinstance(result.reply, SetupDone):
@@ -127,9 +128,9 @@ def check() -> list[Protection]:
                 "disk_bytes": _CHECK_DISK_MB << 20, "disk_files": _CHECK_FILES, "processes": _CHECK_PROCESSES,
                 "open_files": _CHECK_OPEN_FILES, "neighbour": str(agent / "neighbour.py"),
             }
-            result = process.call("probe", args, 60.0)
+            result = process.call(SandboxCall("probe", args), 60.0)
             time.sleep(0.5)  # the probe left a thread counting: it must not count while stopped
-            idle = process.call("probe_idle", None, 30.0)
+            idle = process.call(SandboxCall("probe_idle"), 30.0)
         finally:
             process.stop()
         planted = Path(canary, "planted").exists()
@@ -176,7 +177,7 @@ def _memory_check() -> tuple[str, list[object]]:
     process = AgentProcess(_CHECK_MEMORY_MB, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
     process.start(_probe_file())
     try:
-        result = process.call("probe_memory", {"memory_bytes": _CHECK_MEMORY_MB << 20}, 60.0)
+        result = process.call(SandboxCall("probe_memory", {"memory_bytes": _CHECK_MEMORY_MB << 20}), 60.0)
     finally:
         process.stop()
     if result.fault is not None:

@@ -15,27 +15,32 @@ import signal
 import sys
 import traceback
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from apdp.agents.discovery import AgentLoadError, load_agent_class
 from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.agent import Agent
-from apdp.game.auction import MAX_BID_TEXT, check_bid
-from apdp.game.company import Company
 from apdp.game.deadline import Deadline
-from apdp.game.distribution import TaskDistribution
-from apdp.game.plan import Deliver, Move, Pickup
-from apdp.game.task import Task
-from apdp.game.topology import Topology
+from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall, TwoCalls
+from apdp.messages.replies import (
+    Ack,
+    AgentFailed,
+    Expected,
+    NotAValue,
+    PlansReply,
+    Reply,
+    Report,
+    SetupDone,
+    bid_reply,
+    plans_reply,
+)
+from apdp.messages.strict import MAX_MESSAGE_BYTES
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.program_agent import ProgramAgent, run_build
-from apdp.sandbox.replies import MAX_REPLY_BYTES
 
 #: Hard cap on a file an agent writes (stdout flood through raw file descriptors included).
 FILE_SIZE_CAP = 64 * 1024 * 1024
@@ -52,19 +57,23 @@ class Limits:
     confinement: Confinement | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SetupRequest:
-    """Everything an agent is told before the first auction."""
+#: The sandbox's own calls, besides the game's: the protections that are off, an agent program's
+#: build, and the checks of ``apdp sandbox``.
+SandboxCallName = Literal["unprotected", "build", "probe", "probe_memory", "probe_idle"]
+_EXPECTS: dict[str, Expected] = {"unprotected": "setup", "build": "build", "probe": "report",
+                                 "probe_memory": "report", "probe_idle": "report"}
 
-    path: str
-    agent_id: int
-    agents: int
-    params: dict[str, Any]
-    seed: int
-    timeouts: dict[str, float]
-    topology: Topology
-    distribution: TaskDistribution
-    company: Company
+
+@dataclass(frozen=True, slots=True)
+class SandboxCall:
+    """One of the sandbox's own calls (never an agent's method): ``name`` with its ``args``."""
+
+    name: SandboxCallName
+    args: Any = None
+
+    @property
+    def expects(self) -> Expected:
+        return _EXPECTS[self.name]
 
 
 class BoundedOutput(io.TextIOBase):
@@ -127,55 +136,8 @@ def _prepare(limits: Limits) -> None:
     np.random.seed()
 
 
-def _bid_to_json(value: object) -> Any:
-    if value is None:
-        return {"bid": None}
-    if isinstance(value, bool):
-        return {"bad": f"a bid must be a number or None (abstain), got bool {value!r}"}
-    if isinstance(value, int | float | np.integer | np.floating | Decimal | Fraction):
-        try:
-            number = float(value)  # the nearest float
-        except (OverflowError, ValueError):  # a huge int or Fraction; Decimal("sNaN")
-            return {"bad": f"a bid must be a finite number up to {MAX_BID_TEXT}, got {type(value).__name__} "
-                           f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"}
-        problem = check_bid(number)
-        return {"bad": problem} if problem else {"bid": number}
-    return {"bad": f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"}
-
-
-def _plans_to_json(value: object) -> Any:
-    if not isinstance(value, list | tuple):
-        return {"bad": f"plan() must return a list of vehicle plans, got {type(value).__name__}"}
-    plans = []
-    for v, plan in enumerate(value):
-        if not isinstance(plan, list | tuple):
-            return {"bad": f"vehicle {v}: a plan must be a list of actions, got {type(plan).__name__}"}
-        actions: list[list[object]] = []
-        for a, action in enumerate(plan):
-            if isinstance(action, Move) and isinstance(action.city, str):
-                actions.append(["move", action.city])
-            elif isinstance(action, Pickup | Deliver):
-                kind = "pickup" if isinstance(action, Pickup) else "deliver"
-                tid = action.task
-                if isinstance(tid, Task):
-                    return {
-                        "bad": f"vehicle {v}, action {a}: {type(action).__name__} takes a task id; "
-                        f"write {type(action).__name__}(task.id)"
-                    }
-                if not isinstance(tid, int | np.integer) or isinstance(tid, bool):
-                    return {"bad": f"vehicle {v}, action {a}: task id must be an int, got {tid!r:.40}"}
-                actions.append([kind, int(tid)])
-            else:
-                return {
-                    "bad": f"vehicle {v}, action {a}: expected Move, Pickup or Deliver, "
-                    f"got {action!r:.60}"
-                }
-        plans.append(actions)
-    return {"plans": plans}
-
-
-def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> dict[str, Any]:
-    kind = "memory" if isinstance(exc, MemoryError) else "exception"
+def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> AgentFailed:
+    kind: Literal["exception", "memory"] = "memory" if isinstance(exc, MemoryError) else "exception"
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""
     for frame in reversed(frames):
@@ -187,26 +149,26 @@ def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> dict
     else:
         message = f"{type(exc).__name__}: {exc}{where}"
     tb = "".join(traceback.format_exception(exc))
-    return {"fault": kind, "message": message[:2000], "traceback": tb[-8000:]}
+    return AgentFailed(kind, message[:2000], tb[-8000:])
 
 
-def _send(conn: Connection, reply: dict[str, Any]) -> None:
+def _send(conn: Connection, reply: Reply) -> None:
     try:
-        data = json.dumps(reply).encode("utf-8")
+        data = json.dumps(reply.to_json()).encode("utf-8")
     except (TypeError, ValueError) as exc:
-        data = json.dumps({"fault": "exception", "message": f"unserialisable reply: {exc}"[:2000]}).encode()
-    if len(data) > MAX_REPLY_BYTES:  # the referee would refuse it as a broken reply
-        if "plans" in reply:
-            actions = sum(len(p) for p in reply["plans"])
+        data = json.dumps(AgentFailed("exception", f"unserialisable reply: {exc}"[:2000]).to_json()).encode()
+    if len(data) > MAX_MESSAGE_BYTES:  # the referee would refuse it as a broken reply
+        if isinstance(reply, PlansReply):
+            actions = sum(len(p) for p in reply.plans)
             message = (f"plans of {actions} actions take {len(data)} bytes, more than a reply may hold "
-                       f"({MAX_REPLY_BYTES}): a plan never needs that many moves")
-            data = json.dumps({"bad": message}).encode()
+                       f"({MAX_MESSAGE_BYTES}): a plan never needs that many moves")
+            data = json.dumps(NotAValue(message).to_json()).encode()
         else:
-            data = json.dumps({"fault": "exception", "message": f"a reply of {len(data)} bytes"}).encode()
+            data = json.dumps(AgentFailed("exception", f"a reply of {len(data)} bytes").to_json()).encode()
     conn.send_bytes(data)
 
 
-def _new_agent(req: SetupRequest) -> Agent:
+def _new_agent(req: SetupCall) -> Agent:
     path = Path(req.path)
     if not is_program(path):
         return load_agent_class(path)()
@@ -217,7 +179,7 @@ def _new_agent(req: SetupRequest) -> Agent:
     return ProgramAgent(program, req.seed)
 
 
-def _setup(req: SetupRequest) -> Agent:
+def _setup(req: SetupCall) -> Agent:
     agent = _new_agent(req)
     agent.topology = req.topology
     agent.distribution = req.distribution
@@ -232,12 +194,6 @@ def _setup(req: SetupRequest) -> Agent:
     return agent
 
 
-#: A request that carries two calls: the worker answers the first, then (unless that answer is a
-#: fault) the second, each with its own reply. The referee sends an auction's result together with
-#: the next bid request this way, so a 50-task match costs about half the round trips.
-TWO_CALLS = "two_calls"
-
-
 class _Session:
     """The agent process's state between requests: its agent, once set up."""
 
@@ -248,62 +204,51 @@ class _Session:
         self.agent: Agent | None = None
         self.agent_file = ""
 
-    def answer(self, method: str, args: Any) -> dict[str, Any]:
+    def answer(self, call: Call | SandboxCall) -> Reply:
         """The reply to one call; an agent's own error is a fault reply, never raised."""
         try:
-            return self._answer(method, args)
+            return self._answer(call)
         except Exception as exc:  # the agent's own error: report it, keep serving
             return _fault_reply(exc, self.agent_file, self.limits.memory_bytes)
 
-    def _answer(self, method: str, args: Any) -> dict[str, Any]:
-        reply: dict[str, Any]
+    def _answer(self, call: Call | SandboxCall) -> Reply:
         agent = self.agent
         if self.broken:
-            reply = {"fault": "exception", "message": self.broken}
-        elif method == "setup":
-            req: SetupRequest = args
-            self.agent_file = str(Path(req.path).resolve())
+            return AgentFailed("exception", self.broken)
+        if isinstance(call, SandboxCall):
+            return self._sandbox(call)
+        if isinstance(call, SetupCall):
+            self.agent_file = str(Path(call.path).resolve())
             try:
-                agent = self.agent = _setup(req)
+                agent = self.agent = _setup(call)
             except AgentLoadError as exc:
-                return {"fault": "exception", "message": str(exc), "load": True}
-            reply = {"ok": None, "unprotected": self.off}
-            if isinstance(agent, ProgramAgent) and agent.pid is not None:
-                reply["program_pid"] = agent.pid
-        elif method == "unprotected":  # apdp sandbox
-            reply = {"ok": None, "unprotected": self.off}
-        elif method == "build":  # an agent program's build, confined like the agent
-            reply = run_build(read_program(Path(str(args))))
-        elif method == "probe":
-            from apdp.sandbox.probe import run
+                return AgentFailed("exception", str(exc), load=True)
+            pid = agent.pid if isinstance(agent, ProgramAgent) else None
+            return SetupDone(tuple(self.off), pid)
+        if agent is None:
+            return AgentFailed("exception", f"{call.name} before setup")
+        agent.deadline = deadline_for(call.timeout)
+        if isinstance(call, BidCall):
+            return bid_reply(agent.bid(call.task))
+        if isinstance(call, AuctionResultCall):
+            agent.auction_result(call.task, call.winner, list(call.bids))
+            return Ack()
+        if isinstance(call, PlanCall):
+            return plans_reply(agent.plan(list(call.vehicles), list(call.tasks)))
+        return AgentFailed("exception", f"unknown request {type(call).__name__}")
 
-            reply = run(args)
-        elif method == "probe_memory":
-            from apdp.sandbox.probe import memory_run
+    def _sandbox(self, call: SandboxCall) -> Reply:
+        if call.name == "unprotected":  # apdp sandbox
+            return SetupDone(tuple(self.off))
+        if call.name == "build":  # an agent program's build, confined like the agent
+            return run_build(read_program(Path(str(call.args))))
+        from apdp.sandbox import probe
 
-            reply = memory_run(args)
-        elif method == "probe_idle":
-            from apdp.sandbox.probe import idle_run
-
-            reply = idle_run()
-        elif agent is None:
-            reply = {"fault": "exception", "message": f"{method} before setup"}
-        elif method == "bid":
-            task, timeout = args
-            agent.deadline = deadline_for(timeout)
-            reply = _bid_to_json(agent.bid(task))
-        elif method == "auction_result":
-            task, winner, bids, timeout = args
-            agent.deadline = deadline_for(timeout)
-            agent.auction_result(task, winner, list(bids))
-            reply = {"ok": None}
-        elif method == "plan":
-            vehicles, tasks, timeout = args
-            agent.deadline = deadline_for(timeout)
-            reply = _plans_to_json(agent.plan(list(vehicles), list(tasks)))
-        else:
-            reply = {"fault": "exception", "message": f"unknown request {method!r}"}
-        return reply
+        if call.name == "probe":
+            return Report(probe.run(call.args))
+        if call.name == "probe_memory":
+            return Report(probe.memory_run(call.args))
+        return Report(probe.idle_run())
 
 
 def worker_main(conn: Connection, limits: Limits) -> None:
@@ -320,13 +265,13 @@ def worker_main(conn: Connection, limits: Limits) -> None:
     session = _Session(limits, off, broken)
     while True:
         try:
-            method, args = conn.recv()
+            request: Call | SandboxCall | TwoCalls = conn.recv()
         except (EOFError, OSError):
             return
-        if method == TWO_CALLS:  # two calls; the second only when the first went well
-            (first, first_args), (method, args) = args
-            reply = session.answer(first, first_args)
+        if isinstance(request, TwoCalls):  # the second only when the first went well
+            reply = session.answer(request.first)
             _send(conn, reply)
-            if "fault" in reply:
+            if isinstance(reply, AgentFailed):
                 continue
-        _send(conn, session.answer(method, args))
+            request = request.second
+        _send(conn, session.answer(request))
