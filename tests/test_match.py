@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
+import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import without_timing
 from apdp.scenario import load_scenario
+
+ZOO = Path(__file__).parent / "zoo"
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +35,48 @@ def test_template_plays_fifty_tasks_cleanly(records: dict[str, dict[str, Any]], 
     assert record["result"]["faults"] == []
     assert verify_record(record) == []
     json.dumps(record)  # serialisable as it is
+
+
+def _models(annotation: object) -> list[tuple[bool, type[BaseModel]]]:
+    """The record types an annotation holds, each with whether it stands in a list."""
+    if typing.get_origin(annotation) is list:
+        return [(True, m) for _, m in _models(typing.get_args(annotation)[0])]
+    out: list[tuple[bool, type[BaseModel]]] = []
+    for arg in typing.get_args(annotation) or (annotation,):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            out.append((False, arg))
+        elif typing.get_origin(arg) is list:
+            out += [(True, m) for _, m in _models(typing.get_args(arg)[0])]
+    return out
+
+
+def _undeclared(model: type[BaseModel], data: object, where: str) -> list[str]:
+    """The keys of ``data`` that the record's types do not declare, with where they stand."""
+    if not isinstance(data, dict):
+        return []
+    out = [f"{where}.{k}" for k in data if k not in model.model_fields]
+    for name, field in model.model_fields.items():
+        for listed, inner in _models(field.annotation):
+            value = data.get(name)
+            items = enumerate(value) if listed and isinstance(value, list) else [(None, value)]
+            for k, element in items:
+                out += _undeclared(inner, element, f"{where}.{name}" + ("" if k is None else f"[{k}]"))
+    return out
+
+
+def test_the_record_the_referee_writes_is_the_one_the_types_declare(records: dict[str, dict[str, Any]]) -> None:
+    from apdp.game.fault import FaultKind
+    from apdp.referee.record_format import MatchRecord
+
+    played = []
+    for mode in ("plan_wrong_city", "raise_bid"):  # a fault with violations; one with a traceback
+        scenario = load_scenario(None, {"tasks": 3, "agents": {"misbehave": {"mode": mode}}})
+        played.append(play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=1))
+        [fault] = played[-1]["result"]["faults"]
+        assert fault["kind"] in {k.value for k in FaultKind} and ("violations" in fault or "traceback" in fault)
+    for record in (*records.values(), *played):
+        MatchRecord.model_validate(record)
+        assert _undeclared(MatchRecord, record, "record") == []
 
 
 def test_same_seed_same_record(records: dict[str, dict[str, Any]]) -> None:

@@ -3,7 +3,8 @@
 ``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
 checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
 winner. Every number must be finite and within its range (bids by the bid rule, at most
-:data:`apdp.game.auction.MAX_BID`; figures at most :data:`MAX_FIGURE` in size). It returns every problem
+:data:`apdp.game.auction.MAX_BID`; figures at most
+:data:`apdp.referee.record_format.MAX_FIGURE` in size). It returns every problem
 found, in plain words. The record of a match the referee could not finish is no valid record: it
 says why.
 """
@@ -13,9 +14,9 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from apdp.errors import UserError
 from apdp.game.auction import check_bid, lowest_bidders
@@ -25,84 +26,7 @@ from apdp.game.plan import check_plans, company_cost, plans_from_json
 from apdp.game.task import Task
 from apdp.game.topology import TopologyError
 from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
-
-#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
-MAX_FIGURE = 1e18
-
-
-def _in_range(value: int | float) -> int | float:
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"must be a finite number, got {value}")
-    if abs(value) > MAX_FIGURE:
-        raise ValueError(f"must be at most {MAX_FIGURE:.0e} in size, got {value:.6g}")
-    return value
-
-
-#: A number of a record: finite, and at most MAX_FIGURE in size.
-Number = Annotated[int | float, AfterValidator(_in_range)]
-
-
-class _Vehicle(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    name: str
-    home: str
-    capacity: Number
-    cost_per_km: Number
-
-
-class _Company(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    name: str
-    vehicles: list[_Vehicle]
-
-
-class _Task(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    id: int = Field(ge=0, lt=2**63)
-    pickup: str
-    delivery: str
-    weight: Number
-    reward: int | None = None
-
-
-class _Auction(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    task: int
-    bids: list[Number | None]
-    winner: int | None
-
-
-class _Fault(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    agent: int
-    kind: str
-    phase: Literal["setup", "bid", "auction_result", "plan"]
-    task: int | None
-    message: str
-
-
-class _Result(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    revenue: list[Number]
-    cost: list[Number]
-    profit: list[Number]
-    winner: int | None
-    faults: list[_Fault]
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    format: str
-    topology: str
-    seed: int = Field(ge=0, lt=2**63)
-    agents: list[str]
-    companies: list[_Company]
-    tasks: list[_Task]
-    auctions: list[_Auction]
-    plans: list[list[list[Any]] | None]
-    result: _Result
-    network: dict[str, Any] | None = None
-    ties: Literal["random", "first"] = "random"
+from apdp.referee.record_format import MatchRecord
 
 
 class UnreadableRecord(UserError):
@@ -140,7 +64,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
     if failure is not None:
         return [f"the referee could not finish this match (apdp's failure, not an agent's): {failure}"]
     try:
-        rec = _Record.model_validate(data)
+        rec = MatchRecord.model_validate(data)
     except ValidationError as exc:
         return [
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:20]

@@ -1,0 +1,128 @@
+"""The record format ``apdp-record/1`` as types: what :func:`apdp.check.verify.verify_record` checks a
+record's shape against (the layout is in :mod:`apdp.referee.record`). Every number of a record is
+finite and at most :data:`MAX_FIGURE` in size; fields beyond these are kept as they are (the format
+grows by adding fields, never renaming them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
+MAX_FIGURE = 1e18
+
+
+def _in_range(value: int | float) -> int | float:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a finite number, got {value}")
+    if abs(value) > MAX_FIGURE:
+        raise ValueError(f"must be at most {MAX_FIGURE:.0e} in size, got {value:.6g}")
+    return value
+
+
+#: A number of a record: finite, and at most MAX_FIGURE in size.
+Number = Annotated[int | float, AfterValidator(_in_range)]
+
+
+class RecordVehicle(BaseModel):
+    """A vehicle of a company (:meth:`apdp.game.company.Vehicle.to_json`)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    name: str
+    home: str
+    capacity: Number
+    cost_per_km: Number
+
+
+class RecordCompany(BaseModel):
+    """An agent's company and its vehicles."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    name: str
+    vehicles: list[RecordVehicle]
+
+
+class RecordTask(BaseModel):
+    """An auctioned task (:meth:`apdp.game.task.Task.to_json`), in auction order."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    id: int = Field(ge=0, lt=2**63)
+    pickup: str
+    delivery: str
+    weight: Number
+    reward: int | None = None
+
+
+class RecordAuction(BaseModel):
+    """One auction: the task's id, one bid per agent (None: abstained or faulted), the winner."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    task: int
+    bids: list[Number | None]
+    winner: int | None
+
+
+class RecordViolation(BaseModel):
+    """A broken rule of an invalid plan: where (vehicle, action, task; None where it has no place)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    vehicle: int | None
+    action: int | None
+    task: int | None
+    message: str
+
+
+class RecordFault(BaseModel):
+    """An agent's fault (:meth:`apdp.game.fault.Fault.to_json`) and its details (``traceback``,
+    ``import_error``, ``violations``)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    agent: int
+    kind: str
+    phase: Literal["setup", "bid", "auction_result", "plan"]
+    task: int | None
+    message: str
+    traceback: str | None = None
+    import_error: bool | None = None
+    violations: list[RecordViolation] | None = None
+
+
+class RecordResult(BaseModel):
+    """The figures of each agent, the winner and the faults; ``referee_error`` where the referee
+    itself failed (no figures then)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    revenue: list[Number]
+    cost: list[Number]
+    profit: list[Number]
+    winner: int | None
+    faults: list[RecordFault]
+    referee_error: str | None = None
+
+
+class MatchRecord(BaseModel):
+    """A whole match record. ``identities``, ``timing``, ``output`` and ``sandbox`` are what the
+    referee adds beside the game; the fields :data:`apdp.referee.record.TIMING_FIELDS` name differ
+    from run to run."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    format: str
+    topology: str
+    seed: int = Field(ge=0, lt=2**63)
+    agents: list[str]
+    companies: list[RecordCompany]
+    tasks: list[RecordTask]
+    auctions: list[RecordAuction]
+    plans: list[list[list[Any]] | None]
+    result: RecordResult
+    network: dict[str, Any] | None = None
+    ties: Literal["random", "first"] = "random"
+    identities: list[dict[str, Any]] | None = None
+    timing: dict[str, Any] | None = None
+    output: list[str] | None = None
+    sandbox: dict[str, Any] | None = None
+
+
