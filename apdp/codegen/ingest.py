@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,6 +72,22 @@ def refuse_shadowing(name: str, path: Path) -> None:
         )
 
 
+#: How a language puts an agent's code in place: ``place(code, name, agents_dir, force, provenance)``
+#: checks that the name is free (see ``check_free``), writes the agent and returns its path.
+Place = Callable[[str, str, Path, bool, Provenance], Path]
+
+
+def place_python(code: str, name: str, agents_dir: Path, force: bool, provenance: Provenance) -> Path:
+    """Write ``code`` as ``agents_dir/NAME.py`` under its provenance header (see ``Place``)."""
+    path = check_free(name, agents_dir, code, force)
+    try:
+        agents_dir.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, provenance.header() + code)
+    except OSError as exc:
+        raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
+    return path
+
+
 def ingest_code(
     code: str,
     name: str,
@@ -82,10 +99,11 @@ def ingest_code(
     prompt_hash: str | None = None,
     extra: dict[str, Any] | None = None,
     force: bool = False,
+    place: Place = place_python,
 ) -> IngestedAgent:
-    """Write ``code`` as agent ``name`` with its provenance header and sidecar JSON."""
+    """Write ``code`` as agent ``name`` with its provenance sidecar JSON and ledger line; ``place`` puts
+    the code itself in place (by default ``NAME.py`` with a provenance header)."""
     code = code.strip("\n") + "\n"
-    path = check_free(name, agents_dir, code, force)
     provenance = Provenance(
         model=model,
         strategy=strategy,
@@ -94,9 +112,8 @@ def ingest_code(
         date=datetime.now(UTC).isoformat(timespec="seconds"),
         extra=dict(extra or {}),
     )
+    path = place(code, name, agents_dir, force, provenance)
     try:
-        agents_dir.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, provenance.header() + code)
         sidecar = write_sidecar(path, provenance)
         record_generated(path, provenance)
     except OSError as exc:

@@ -8,13 +8,12 @@ reported back to the model like any other fault.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from apdp.agents.provenance import Provenance, record_generated, write_sidecar
+from apdp.agents.provenance import Provenance
 from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
-from apdp.codegen.ingest import IngestedAgent, agent_path, refuse_shadowing
+from apdp.codegen.ingest import IngestedAgent, agent_path, ingest_code, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
 from apdp.errors import UserError
 from apdp.scenario import Limits, Timeouts
@@ -154,23 +153,11 @@ def check_free_java(name: str, agents_dir: Path, code: str | None = None, force:
     return path
 
 
-def ingest_java(
-    code: str,
-    name: str,
-    *,
-    agents_dir: Path,
-    model: str | None = None,
-    strategy: str | None = None,
-    round: int = 0,
-    prompt_hash: str | None = None,
-    extra: dict[str, Any] | None = None,
-    force: bool = False,
-) -> IngestedAgent:
-    """Write ``code`` as the Java agent folder ``agents_dir/NAME`` (built and checked by its first
-    match) with its provenance sidecar ``agents_dir/NAME.json``."""
+def place_java(code: str, name: str, agents_dir: Path, force: bool, provenance: Provenance) -> Path:
+    """Install ``code`` as the Java agent folder ``agents_dir/NAME``, built and checked by its first
+    match (a :data:`~apdp.codegen.ingest.Place`)."""
     from apdp.agents.java.install import Origin, install
 
-    code = code.strip("\n") + "\n"
     path = check_free_java(name, agents_dir, code, force)
     found = agent_class(code)
     if found is None:
@@ -178,23 +165,18 @@ def ingest_java(
     package, simple = found
     class_name = f"{package}.{simple}" if package else simple
     source = "/".join([*package.split("."), f"{simple}.java"]) if package else f"{simple}.java"
-    provenance = Provenance(
-        model=model,
-        strategy=strategy,
-        round=round,
-        prompt_hash=prompt_hash,
-        date=datetime.now(UTC).isoformat(timespec="seconds"),
-        extra=dict(extra or {}),
-    )
-    note = f", written by {model or 'a model'} (apdp codegen, strategy {strategy}, round {round})"
+    note = (f", written by {provenance.model or 'a model'} (apdp codegen, strategy {provenance.strategy}, "
+            f"round {provenance.round})")
     install(Origin("sources", path / "src", class_name), name, agents_dir, compile_now=False, replace=True,
             note=note, sources={source: code})
-    try:
-        sidecar = write_sidecar(path, provenance)
-        record_generated(path, provenance)
-    except OSError as exc:
-        raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
-    return IngestedAgent(name, path, sidecar, provenance)
+    return path
+
+
+def ingest_java(code: str, name: str, **options: Any) -> IngestedAgent:
+    """Write ``code`` as the Java agent folder ``agents_dir/NAME`` (built and checked by its first
+    match) with its provenance sidecar ``agents_dir/NAME.json``; ``options`` as for
+    :func:`~apdp.codegen.ingest.ingest_code`."""
+    return ingest_code(code, name, place=place_java, **options)
 
 
 def ingest_java_reply(reply: str, name: str, **options: Any) -> IngestedAgent:
