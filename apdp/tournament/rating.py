@@ -79,22 +79,6 @@ SCALE = (
 )
 
 
-def bradley_terry(
-    n: int,
-    first: Sequence[int],
-    second: Sequence[int],
-    score: Sequence[float],
-    *,
-    bootstrap: int = BOOTSTRAP,
-    seed: int = BOOTSTRAP_SEED,
-) -> list[Rating]:
-    """Ratings of agents ``0..n-1`` from matches ``first[k]`` vs ``second[k]``.
-
-    ``score[k]`` is the first agent's result: 1 win, 0.5 draw, 0 loss.
-    """
-    return bradley_terry_samples(n, first, second, score, bootstrap=bootstrap, seed=seed)[0]
-
-
 def bradley_terry_samples(
     n: int,
     first: Sequence[int],
@@ -104,8 +88,12 @@ def bradley_terry_samples(
     bootstrap: int = BOOTSTRAP,
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[list[Rating], FloatArray]:
-    """:func:`bradley_terry`, and its bootstrap ratings (one row per resample, one column per
-    agent; no rows without matches or resamples), for intervals of figures derived from ratings."""
+    """Ratings of agents ``0..n-1`` from matches ``first[k]`` vs ``second[k]``, and the bootstrap
+    ratings behind their intervals (one row per resample, one column per agent; no rows without
+    matches or resamples), for intervals of figures derived from ratings.
+
+    ``score[k]`` is the first agent's result: 1 win, 0.5 draw, 0 loss.
+    """
     a = np.asarray(first, dtype=np.intp)
     b = np.asarray(second, dtype=np.intp)
     s = np.asarray(score, dtype=np.float64)
