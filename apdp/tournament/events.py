@@ -6,7 +6,7 @@ several observers, so the runner knows none of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from apdp.tournament.schedule import MatchSpec
@@ -49,29 +49,28 @@ class Broadcast(TournamentEvents):
     def __init__(self, observers: Iterable[TournamentEvents]) -> None:
         self.observers = list(observers)
 
-    def on_start(self, total: int, done: int) -> None:
+    def _each(self, hook: Callable[[TournamentEvents], None]) -> None:
+        """Call ``hook`` on each observer, in order."""
         for o in self.observers:
-            o.on_start(total, done)
+            hook(o)
+
+    def on_start(self, total: int, done: int) -> None:
+        self._each(lambda o: o.on_start(total, done))
 
     def on_match_started(self, match: MatchSpec) -> None:
-        for o in self.observers:
-            o.on_match_started(match)
+        self._each(lambda o: o.on_match_started(match))
 
     def on_match_finished(self, match: MatchSpec, record: Record) -> None:
-        for o in self.observers:
-            o.on_match_finished(match, record)
+        self._each(lambda o: o.on_match_finished(match, record))
 
     def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
-        for o in self.observers:
-            o.on_match_faulted(match, record)
+        self._each(lambda o: o.on_match_faulted(match, record))
 
     def on_match_error(self, match: MatchSpec, record: Record) -> None:
-        for o in self.observers:
-            o.on_match_error(match, record)
+        self._each(lambda o: o.on_match_error(match, record))
 
     def on_end(self, interrupted: bool) -> None:
-        for o in self.observers:
-            o.on_end(interrupted)
+        self._each(lambda o: o.on_end(interrupted))
 
 
 def announce(events: TournamentEvents, match: MatchSpec, record: Record) -> None:
