@@ -19,7 +19,7 @@ sample tasks from it with their own generator for look-ahead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, Self
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -27,23 +27,34 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 
+#: Which trips a pair law favours (see the module's docstring).
+Policy = Literal["none", "short", "medium", "long"]
 
-class PairLaw(BaseModel):
-    """How likely each ordered pair of distinct cities is."""
+
+class Law(BaseModel):
+    """Values ``constant`` or ``uniform`` in ``[min, max]``; each law sets the bounds' defaults and
+    constraints, and may add fields."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     distribution: Literal["constant", "uniform"] = "constant"
-    min: float = Field(0.0, ge=0.0)
-    max: float = Field(1.0, gt=0.0)
-    policy: Literal["none", "short", "medium", "long"] = "none"
-    seed: int = 0
+    min: float
+    max: float
 
     @model_validator(mode="after")
-    def _ordered(self) -> PairLaw:
+    def _ordered(self) -> Self:
         if self.min > self.max:
             raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
         return self
+
+
+class PairLaw(Law):
+    """How likely each ordered pair of distinct cities is."""
+
+    min: float = Field(0.0, ge=0.0)
+    max: float = Field(1.0, gt=0.0)
+    policy: Policy = "none"
+    seed: int = 0
 
 
 class WeightLaw(BaseModel):

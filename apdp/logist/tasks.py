@@ -18,40 +18,29 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apdp.errors import UserError
-from apdp.game.distribution import DistributionSpec, TaskDistribution, WeightLaw
+from apdp.game.distribution import DistributionSpec, Law, Policy, TaskDistribution, WeightLaw
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.logist.javarandom import JavaRandom
 
-Policy = Literal["none", "short", "medium", "long"]
 Matrix = tuple[tuple[float, ...], ...]
 
 
-class LogistLaw(BaseModel):
+class LogistLaw(Law):
     """How a configuration's ``<probability>``, ``<reward>`` or ``<weight>`` values each pair.
 
     ``constant`` with ``min == max`` is the platform's ``value=``; ``policy`` is its
     ``short-distances``, ``medium-distances`` or ``long-distances`` (``none`` when absent).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    distribution: Literal["constant", "uniform"] = "constant"
     min: float = Field(allow_inf_nan=False)
     max: float = Field(allow_inf_nan=False)
     policy: Policy = "none"
-
-    @model_validator(mode="after")
-    def _ordered(self) -> LogistLaw:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min:g}) must not exceed max ({self.max:g})")
-        return self
 
 
 class LogistTasks(BaseModel):
