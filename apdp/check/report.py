@@ -8,7 +8,7 @@ to a model; ``to_json()`` is the same for programs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,15 +113,8 @@ class Problem:
     matches: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The problem as a JSON object."""
-        return {
-            "category": self.category,
-            "phase": self.phase,
-            "task": self.task,
-            "message": self.message,
-            "traceback": self.traceback,
-            "matches": list(self.matches),
-        }
+        """The problem as a JSON object: its fields."""
+        return asdict(self)
 
 
 @dataclass(slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,13 +19,8 @@ class Vehicle:
         return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km)
 
     def to_json(self) -> dict[str, object]:
-        """The vehicle as in the record format."""
-        return {
-            "name": self.name,
-            "home": self.home,
-            "capacity": self.capacity,
-            "cost_per_km": self.cost_per_km,
-        }
+        """The vehicle as in the record format: its fields."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
