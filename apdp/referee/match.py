@@ -122,8 +122,7 @@ class _Referee:
         self.record_limit = limits.record_kb * 1024
         output_kb = min(limits.output_kb, limits.record_kb)  # never read more than a record can keep
         self.seats = [
-            _Seat(i, s, AgentProcess(limits.memory_mb, output_kb, limits.disk_mb, limits.processes,
-                                     limits.open_files, limits.sandbox, files=limits.disk_files))
+            _Seat(i, s, AgentProcess(limits.model_copy(update={"output_kb": output_kb})))
             for i, s in enumerate(sources)
         ]
         #: Each agent's identity as it plays (apdp.agents.identity): file hash, origin, apdp version.

@@ -63,8 +63,7 @@ def _build(program: AgentProgram, limits: Limits) -> str | None:
     """Run the build in the sandbox; its error, or None."""
     assert program.build is not None
     timeout = min(program.build_timeout, limits.build_timeout)
-    process = AgentProcess(limits.memory_mb, 64, limits.disk_mb, limits.processes, limits.open_files,
-                           limits.sandbox, files=limits.disk_files, build_dir=str(program.build_dir))
+    process = AgentProcess(limits.model_copy(update={"output_kb": 64}), build_dir=str(program.build_dir))
     process.start(str(program.folder))
     try:
         result = process.call(SandboxCall("build", str(program.folder)), timeout)

@@ -28,8 +28,10 @@ from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.memory import over_limit
-from apdp.sandbox.worker import FILE_SIZE_CAP, Limits, SandboxCall
+from apdp.sandbox.worker import FILE_SIZE_CAP, SandboxCall
+from apdp.sandbox.worker import Limits as WorkerLimits
 from apdp.sandbox.zygote_link import Zygote
+from apdp.scenario import Limits
 
 #: How often (seconds) the referee reads the memory of an agent's processes while it waits for its
 #: reply, where no memory group counts it (see :mod:`apdp.sandbox.memory`).
@@ -85,16 +87,9 @@ class CallResult:
 
 @dataclass
 class AgentProcess:
-    """One agent's sandboxed process for one match."""
+    """One agent's sandboxed process for one match, held to ``limits`` (``limits.sandbox``: confined)."""
 
-    memory_mb: int
-    output_kb: int
-    disk_mb: int = 256
-    processes: int = 64
-    open_files: int = 256
-    confined: bool = True
-    #: Files and folders its private folder may hold.
-    files: int = 4096
+    limits: Limits
     #: An agent program's build folder, for its build (see :class:`Confinement`).
     build_dir: str | None = None
     _private_dir: str = field(default="", init=False)
@@ -116,13 +111,14 @@ class AgentProcess:
         fd, self._output_path = tempfile.mkstemp(prefix="apdp-agent-", suffix=".log")
         os.close(fd)
         confinement = None
+        own = self.limits
         if self.confined:
             self._private_dir = tempfile.mkdtemp(prefix="apdp-agent-")
             confinement = Confinement(
-                agent_path, self._private_dir, self.disk_mb * 2**20, self.processes, self.open_files, FILE_SIZE_CAP,
-                self.files, self.build_dir,
+                agent_path, self._private_dir, own.disk_mb * 2**20, own.processes, own.open_files, FILE_SIZE_CAP,
+                own.disk_files, self.build_dir,
             )
-        limits = Limits(self.memory_mb * 2**20, self.output_kb * 1024, self._output_path, confinement)
+        limits = WorkerLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn, self._memory_group = Zygote.get().spawn(limits)
         if self.confined and self._memory_group is not None:
             self._oom_kills = oom_kills(self._memory_group)
@@ -131,6 +127,11 @@ class AgentProcess:
         self._poller = select.poll()  # kept: a call waits on it without building a selector
         self._poller.register(self._fd, select.POLLIN)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
+
+    @property
+    def confined(self) -> bool:
+        """Whether the process is confined (``limits.sandbox``)."""
+        return self.limits.sandbox
 
     @property
     def memory_counted_by(self) -> str:
@@ -225,7 +226,8 @@ class AgentProcess:
                 return message
             left = min(deadline - time.monotonic(), MEMORY_WATCH_EVERY if self._watch_memory else _LONGEST_WAIT)
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
-                if self._watch_memory and self._pid is not None and over_limit(self._pid, self.memory_mb * 2**20):
+                limit = self.limits.memory_mb * 2**20
+                if self._watch_memory and self._pid is not None and over_limit(self._pid, limit):
                     raise _OutOfMemory
                 if time.monotonic() < deadline:
                     continue
@@ -300,7 +302,7 @@ class AgentProcess:
 
     def _out_of_memory(self) -> CallFault:
         return CallFault(FaultKind.MEMORY, f"out of memory: the agent's processes together used more than "
-                                           f"{self.memory_mb} MiB (limits.memory_mb)")
+                                           f"{self.limits.memory_mb} MiB (limits.memory_mb)")
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds the process used since the previous reading (None where it cannot be read)."""
@@ -349,7 +351,7 @@ class AgentProcess:
             return ""
         try:
             with open(self._output_path, "rb") as f:
-                data = f.read(self.output_kb * 1024 + 256)
+                data = f.read(self.limits.output_kb * 1024 + 256)
             os.unlink(self._output_path)
         except OSError:
             return ""

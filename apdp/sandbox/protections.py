@@ -18,12 +18,19 @@ from apdp.game.fault import FaultKind
 from apdp.messages.replies import Report, SetupDone
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.worker import SandboxCall
+from apdp.scenario import Limits
 
 #: A small cap and limits for the check, so that it runs in a moment.
 _CHECK_DISK_MB = 8
 _CHECK_PROCESSES = 16
 _CHECK_OPEN_FILES = 128
 _CHECK_FILES = 64
+
+
+def _check_limits(memory_mb: int, files: int = 4096) -> Limits:
+    """The limits of a check's process: ``memory_mb``, ``files`` in its private folder, the small caps above."""
+    return Limits(memory_mb=memory_mb, output_kb=1, disk_mb=_CHECK_DISK_MB, disk_files=files,
+                  processes=_CHECK_PROCESSES, open_files=_CHECK_OPEN_FILES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +82,7 @@ def _probe_file() -> str:
 @functools.cache
 def unprotected() -> tuple[str, ...]:
     """The protections that are off on this machine (empty when all are in force)."""
-    process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
+    process = AgentProcess(_check_limits(256))
     process.start(_probe_file())
     try:
         result = process.call(SandboxCall("unprotected"), 30.0)
@@ -120,7 +127,7 @@ def check() -> list[Protection]:
         agent.mkdir()
         Path(agent, "agent.py").write_text("# the checked agent's own file\n")
         Path(agent, "neighbour.py").write_text("# another agent, beside it\n")
-        process = AgentProcess(256, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES, files=_CHECK_FILES)
+        process = AgentProcess(_check_limits(256, files=_CHECK_FILES))
         process.start(str(agent / "agent.py"))
         try:
             args = {
@@ -174,7 +181,7 @@ def _outside_tmp() -> str | None:
 def _memory_check() -> tuple[str, list[object]]:
     """(what holds an agent to its memory limit here, [passed, detail]): children of a confined
     process fill more shared memory than its limit together."""
-    process = AgentProcess(_CHECK_MEMORY_MB, 1, _CHECK_DISK_MB, _CHECK_PROCESSES, _CHECK_OPEN_FILES)
+    process = AgentProcess(_check_limits(_CHECK_MEMORY_MB))
     process.start(_probe_file())
     try:
         result = process.call(SandboxCall("probe_memory", {"memory_bytes": _CHECK_MEMORY_MB << 20}), 60.0)
