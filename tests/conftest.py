@@ -79,7 +79,8 @@ LAYERS = {
     "unit": {
         "test_baselines_budgets.py", "test_cli_help.py", "test_layers.py", "test_logist_course_bids.py",
         "test_logist_draw.py",
-        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_rules.py",
+        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_report_differing.py",
+        "test_rules.py",
         "test_shortest_paths.py", "test_standings.py", "test_topology.py", "test_tournament_store.py",
     },
     "sandbox": {
