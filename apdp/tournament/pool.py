@@ -87,8 +87,9 @@ class Disagreement:
     matches: list[tuple[str, str]]
 
     def describe(self) -> str:
-        """``results/b and results/a hold france seed 1 with different results in 2 of its 90 matches:
-        france/1/a/b (auctions[3].bids[0]: 812.0 then 790.5), ...``."""
+        """``results/b and results/a hold france seed 1 (same configuration, seed and key) with
+        different results in 2 of the 90 matches both hold: france/1/a/b (auctions[3].bids[0]: 812.0
+        then 790.5), ...``."""
         named = ", ".join(f"{key} ({where})" for key, where in self.matches[:_NAMED])
         more = f" and {len(self.matches) - _NAMED} more" if len(self.matches) > _NAMED else ""
         return (
