@@ -77,8 +77,10 @@ def assert_one_core_per_match(out: Path, matches: int) -> None:
 #: outside parts). Files not named here are ``integration``: they play real sandboxed matches.
 LAYERS = {
     "unit": {
-        "test_cli_help.py", "test_layers.py", "test_logist_draw.py",
-        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_rules.py",
+        "test_baselines_budgets.py", "test_cli_help.py", "test_layers.py", "test_logist_course_bids.py",
+        "test_logist_draw.py",
+        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_report_differing.py",
+        "test_rules.py",
         "test_shortest_paths.py", "test_standings.py", "test_topology.py", "test_tournament_store.py",
     },
     "sandbox": {

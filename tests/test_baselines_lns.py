@@ -187,3 +187,19 @@ def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
     record = match.play_match(scenario, list(pair), seed=11)
     assert record["result"]["faults"] == []
     assert verify_record(record) == []
+
+
+def test_a_plan_the_clock_ended_is_marked_in_the_record() -> None:
+    from apdp.baselines.planning.planning_agent import clock_stops
+    from apdp.referee.match import play_match
+    from apdp.scenario import make_scenario
+
+    scenario = make_scenario({"topology": "switzerland", "tasks": 8, "timeouts": {"plan": 1.0},
+                              "agents": {"honest-lns": {"plan_iterations": 10**9}}})
+    record = play_match(scenario, ["honest-lns", "naive"], seed=11)
+    assert record["result"]["faults"] == []
+    won = sum(1 for a in record["auctions"] if a["winner"] == 0)
+    assert won > 0
+    [line] = clock_stops(record["output"][0])
+    assert line.startswith(f"clock stop: HonestLns, plan of {won} tasks: the clock ended the search after ")
+    assert clock_stops(record["output"][1]) == []

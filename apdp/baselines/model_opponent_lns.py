@@ -14,33 +14,19 @@ Parameters: those of PlanningAgent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from apdp.baselines.planning.opponents import ShadowFleets
 from apdp.baselines.planning.planning_agent import PlanningAgent
-from apdp.game.company import Company
-from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
-from apdp.game.topology import Topology
 
 
 class ModelOpponentLns(PlanningAgent):
     """Bids max(own marginal cost, the opponent's marginal cost on its shadow fleet)."""
 
-    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
-        """Start the shadow fleets."""
-        super().setup(topology, distribution, company)
-        self.shadows = ShadowFleets(self, topology, company)
+    models_opponents = True
 
     def bid(self, task: Task) -> float | None:
         """The larger of the two marginal costs, or None when we cannot carry the task."""
         own = self.own_marginal_cost(task, share=0.5)
         if own is None:
             return None
-        theirs = self.shadows.marginal_cost(task, self.bid_deadline(), self.bid_iterations)
+        theirs = self.opponents_marginal_cost(task)
         return own if theirs is None else max(own, theirs)
-
-    def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        """Add the task to the winner's plan, ours or a shadow's."""
-        super().auction_result(task, winner, bids)
-        self.shadows.record(task, winner)

@@ -19,9 +19,7 @@ plus those of PlanningAgent.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
-from apdp.baselines.planning.opponents import ShadowFleets
 from apdp.baselines.planning.planning_agent import PlanningAgent
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
@@ -32,14 +30,15 @@ from apdp.game.topology import Topology
 class RiskSeekingLns(PlanningAgent):
     """Bids max over itself and its opponent of prior and marginal cost, blended on a schedule."""
 
+    models_opponents = True
+
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
-        """Compute the prior and start the shadow fleets."""
+        """Read the horizon and compute the prior (the shadow fleets start in PlanningAgent)."""
         super().setup(topology, distribution, company)
         self.horizon = self.param("horizon", 10.0)
         if self.horizon <= 0:
             raise ValueError(f"parameter horizon must be > 0, got {self.horizon}")
         self.prior = self.synthetic_prior()
-        self.shadows = ShadowFleets(self, topology, company)
 
     def prior_weight(self) -> float:
         """Weight of the prior in the current auction: exp(-auctions so far / horizon)."""
@@ -55,11 +54,6 @@ class RiskSeekingLns(PlanningAgent):
         own = self.own_marginal_cost(task, share=0.5)
         if own is None:
             return None
-        theirs = self.shadows.marginal_cost(task, self.bid_deadline(), self.bid_iterations)
+        theirs = self.opponents_marginal_cost(task)
         mine = self.blend(own)
         return mine if theirs is None else max(mine, self.blend(theirs))
-
-    def auction_result(self, task: Task, winner: int | None, bids: Sequence[float | None]) -> None:
-        """Add the task to the winner's plan, ours or a shadow's; advance the schedule."""
-        super().auction_result(task, winner, bids)
-        self.shadows.record(task, winner)

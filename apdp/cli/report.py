@@ -34,7 +34,8 @@ def report_command(
     ] = None,
     mixed: Annotated[
         bool,
-        typer.Option(help="Pool tournaments even when their agents, networks or task counts differ."),
+        typer.Option(help="Pool tournaments even when their agents, networks or task counts differ, or when "
+                     "two stores of one tournament hold different results (each then counts on its own)."),
     ] = False,
 ) -> None:
     """Standings with ratings, pairwise grid, pairings by side, faults and profits, pooled."""

@@ -4,7 +4,12 @@ A tournament is one network and one tournament seed of a results store. Its iden
 its matches: the stored configuration (field, agent files, scenario), the network, the seed and a
 fingerprint of the store's secret key. A copy of a results folder, or a replay of a tournament with
 its published key, is the same tournament: it is counted once (the matches of both are merged, so a
-copy resumed further adds its extra matches), with a one-line note. A tournament whose stored
+copy resumed further adds its extra matches), with a one-line note. Merged only when the matches both
+stores hold agree on everything the seed and key decide (tasks, bids, winners, plans, figures and the
+kind, phase and task of each fault): two stores of one tournament whose records of a match differ
+(an agent that depends on the clock or the machine's load) are refused, naming the matches and
+where their records first differ; with ``mixed`` each counts as a tournament of its own, with a note
+saying the same. A tournament whose stored
 matches fall short of the schedule its configuration implies is reported as incomplete, naming the
 missing matches. Tournaments whose agents (names or files), networks or task counts differ are not
 pooled unless asked (``mixed``): the error says in one line what differs.
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apdp.check.reproducibility import record_difference
 from apdp.errors import UserError
 from apdp.tournament.schedule import MatchSpec, double_round_robin, tournament_seeds
 from apdp.tournament.stats import PooledMatch
@@ -70,6 +76,30 @@ class Tournament:
 
 
 @dataclass
+class Disagreement:
+    """Two stores of one tournament (``first``, then ``other``) whose records of matches both hold differ."""
+
+    first: Tournament
+    other: Tournament
+    #: the matches both hold
+    shared: int
+    #: (match key, where the two records first differ), in key order
+    matches: list[tuple[str, str]]
+
+    def describe(self) -> str:
+        """``results/b and results/a hold france seed 1 (same configuration, seed and key) with
+        different results in 2 of the 90 matches both hold: france/1/a/b (auctions[3].bids[0]: 812.0
+        then 790.5), ...``."""
+        named = ", ".join(f"{key} ({where})" for key, where in self.matches[:_NAMED])
+        more = f" and {len(self.matches) - _NAMED} more" if len(self.matches) > _NAMED else ""
+        return (
+            f"{self.other.results} and {self.first.results} hold {self.first.topology} seed {self.first.seed} "
+            f"(same configuration, seed and key) with different results in {len(self.matches)} of the "
+            f"{self.shared} matches both hold: {named}{more}"
+        )
+
+
+@dataclass
 class Pool:
     """The tournaments a report pools, and the notes the report prints about them."""
 
@@ -77,6 +107,8 @@ class Pool:
     notes: list[str]
     #: tournaments with scheduled matches missing (not started ones too), and those matches
     gaps: list[tuple[Tournament, list[MatchSpec]]] = field(default_factory=list)
+    #: stores of one tournament whose records of the same matches differ
+    disagreements: list[Disagreement] = field(default_factory=list)
 
     def matches(self) -> list[PooledMatch]:
         """Every pooled match, each once, tagged with its tournament."""
@@ -95,6 +127,45 @@ class Pool:
             if key not in t.matches
         ]
 
+
+
+def game(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What the seed and key decide in a record, as any machine records it: the tasks, every bid and
+    winner, the plans, the figures, and each fault's agent, kind, phase and task (fault messages and
+    tracebacks may name the machine's paths; timing, outputs and sandbox notes differ anyway)."""
+    result = record.get("result")
+    result = result if isinstance(result, Mapping) else {}
+    faults = result.get("faults")
+    return {
+        "tasks": record.get("tasks"),
+        "auctions": record.get("auctions"),
+        "plans": record.get("plans"),
+        "result": {k: result.get(k) for k in ("revenue", "cost", "profit", "winner", "referee_error")},
+        "faults": [
+            {k: f.get(k) for k in ("agent", "kind", "phase", "task")}
+            for f in (faults if isinstance(faults, list) else [])
+            if isinstance(f, Mapping)
+        ],
+    }
+
+
+def _disagreement(first: Tournament, other: Tournament) -> Disagreement | None:
+    """The matches both stores of one tournament hold whose records differ, or None if all agree."""
+    shared = sorted(set(first.matches) & set(other.matches))
+    if not shared:
+        return None
+    a, b = ResultsStore.open(first.results), ResultsStore.open(other.results)
+    found: list[tuple[str, str]] = []
+    try:
+        for key in shared:
+            ra, rb = a.record(key), b.record(key)
+            where = record_difference(game(ra or {}), game(rb or {}))
+            if where is not None:
+                found.append((key, where))
+    finally:
+        a.close()
+        b.close()
+    return Disagreement(first, other, len(shared), found) if found else None
 
 
 def _fingerprint(config: Mapping[str, Any], topology: str, seed: int, key: bytes | None,
@@ -215,6 +286,7 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
     kept: dict[str, Tournament] = {}
     networks: dict[str, tuple[str, ...]] = {}
     copies: dict[tuple[str, str], int] = {}
+    disagreements: list[Disagreement] = []
     for folder in unique:
         config, tournaments = _read(folder)
         networks[str(folder)] = _networks(config, tournaments)
@@ -222,6 +294,11 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
             same = kept.get(t.fingerprint)
             if same is None:
                 kept[t.fingerprint] = t
+                continue
+            disagreement = _disagreement(same, t)
+            if disagreement is not None:
+                disagreements.append(disagreement)
+                kept[f"{t.fingerprint} {t.results}"] = t  # counted on its own (refused below unless mixed)
                 continue
             if t.matches:
                 copies[(t.results, same.results)] = copies.get((t.results, same.results), 0) + 1
@@ -232,11 +309,20 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
     tournaments = list(kept.values())
     if not any(t.matches for t in tournaments):
         raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}")
+    if disagreements and not mixed:
+        raise UserError(
+            f"cannot pool stores of one tournament whose results differ: "
+            f"{'; '.join(d.describe() for d in disagreements)}; the same seed and key must give the same "
+            "results (an agent that depends on the clock or the machine's load does not): report each "
+            "folder alone, or pool them anyway with --mixed, which counts each as a tournament of its own"
+        )
+    notes_differ = [f"{d.describe()}: counted as two tournaments (--mixed)" for d in disagreements]
     notes = [
         f"{copy} holds {n} tournament(s) that {original} holds too (a copy or a replay): counted once"
         for (copy, original), n in copies.items()
     ]
     gaps = [(t, missing) for t in tournaments if (missing := t.missing())]
+    notes += notes_differ
     notes += [_incomplete_note(t, missing) for t, missing in gaps]
     played = [t for t in tournaments if t.matches]
     differ = differences(played, networks)
@@ -244,4 +330,4 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
         raise UserError(f"cannot pool tournaments that differ: {'; '.join(differ)}; pool them anyway with --mixed")
     if differ:
         notes.append(f"pooled with --mixed although they differ: {'; '.join(differ)}")
-    return Pool(played, notes, gaps)
+    return Pool(played, notes, gaps, disagreements)

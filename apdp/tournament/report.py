@@ -9,7 +9,8 @@ the standings of each network. ``csv`` prints one tidy table (:mod:`apdp.tournam
 reports add the model usage (tokens, time) of each generated agent next to its results.
 
 What is pooled is decided by :mod:`apdp.tournament.pool`: every tournament once (a copy or a replay is
-the same tournament), incomplete ones said so, and tournaments that differ refused unless ``mixed``.
+the same tournament), incomplete ones said so, and tournaments that differ, or stores of one tournament
+whose results differ, refused unless ``mixed``.
 Groups come from the agents' identities stored when they played (:mod:`apdp.tournament.groups`).
 """
 

@@ -1,8 +1,12 @@
 """One vehicle's schedule and the study's greedy insertion of a task into it.
 
 A schedule is an ordered list of stops (the pickup or the delivery of a task), driven from the
-vehicle's home along shortest paths; its cost is the kilometres summed stop after stop, times the
-vehicle's cost per km (floating point, as the referee computes a plan's cost).
+vehicle's home along shortest paths. Its cost is added up as the Logist platform's test agents add
+it, so that bids match theirs to the unit: leg after leg, the leg's km times the vehicle's cost per
+km, summed in order in floating point, with the platform's distances (shortest paths on integer
+units of km x 1000, divided by 1000: :func:`apdp.logist.tasks.platform_distances`). Summing the km
+first, or apdp's own float distances, move a truncated bid by one now and then, and change an
+insertion choice where two positions tie.
 
 Greedy insertion of a task: first its pickup alone, at the position 0..n giving the lowest schedule
 cost among the positions where the running load (plus the weight at each pickup, minus it at each
@@ -13,12 +17,24 @@ the same way, at a position after the pickup.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 
 from apdp.game.company import Vehicle
 from apdp.game.plan import Stop, VehiclePlan, plan_from_stops
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.logist.tasks import platform_distances
+
+_PLATFORM_KM: weakref.WeakKeyDictionary[Topology, list[list[float]]] = weakref.WeakKeyDictionary()
+
+
+def platform_km(topology: Topology) -> list[list[float]]:
+    """The network's shortest distances as the platform measures them (computed once a network)."""
+    km = _PLATFORM_KM.get(topology)
+    if km is None:
+        km = _PLATFORM_KM[topology] = platform_distances(topology)
+    return km
 
 
 class Schedule:
@@ -39,15 +55,17 @@ class Schedule:
         return self.cost_of(self.stops)
 
     def cost_of(self, stops: Sequence[Stop]) -> float:
-        """Cost of driving ``stops`` in order from the vehicle's home: km x cost per km."""
-        distances, index = self.topology.distances, self.topology.index
+        """Cost of driving ``stops`` in order from the vehicle's home: the sum, leg after leg, of
+        the leg's km x cost per km (see the module doc)."""
+        km, index = platform_km(self.topology), self.topology.index
+        per_km = float(self.vehicle.cost_per_km)
         here = index[self.vehicle.home]
-        km = 0.0
+        cost = 0.0
         for stop in stops:
             there = index[stop.city]
-            km += distances[here][there]
+            cost += km[here][there] * per_km
             here = there
-        return km * self.vehicle.cost_per_km
+        return cost
 
     def fits(self, stops: Sequence[Stop]) -> bool:
         """True when the running load of ``stops`` never exceeds the vehicle's capacity."""

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from apdp.baselines.planning.insertion import insert_task
-from apdp.baselines.planning.lns import improve
+from apdp.baselines.planning.lns import SearchLog, improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
 from apdp.game.company import Vehicle
@@ -45,9 +45,14 @@ class Fleet:
         return self.problem.can_carry(task)
 
     def marginal_cost(
-        self, task: Task, deadline: Deadline | None = None, max_iterations: int | None = 300
+        self,
+        task: Task,
+        deadline: Deadline | None = None,
+        max_iterations: int | None = 300,
+        log: SearchLog | None = None,
     ) -> float | None:
-        """Extra cost of adding ``task`` (None if no vehicle can carry it); see the module doc."""
+        """Extra cost of adding ``task`` (None if no vehicle can carry it); see the module doc.
+        ``log`` adds up what the search did."""
         if not self.can_carry(task):
             return None
         if deadline is None and max_iterations is None:
@@ -58,7 +63,7 @@ class Fleet:
         trial = self.solution.copy()
         insert_task(trial, slot)
         trial = improve(
-            trial, self.rng, deadline=deadline, max_iterations=max_iterations, explore_fleet=False
+            trial, self.rng, deadline=deadline, max_iterations=max_iterations, explore_fleet=False, log=log
         )
         without = trial.without([slot])
         if without.cost < self.solution.cost - 1e-9:

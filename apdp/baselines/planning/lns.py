@@ -11,6 +11,8 @@ solution the search goes back to the best one (annealing wanders far from it on 
 Runs are reproducible: with ``max_iterations`` the schedule follows the iteration count and every
 choice comes from the given ``random.Random``, so the result depends on the seed only; the
 deadline is then only a safety cap. Without ``max_iterations`` the schedule follows the clock.
+A :class:`SearchLog` passed along counts the iterations run and the runs the clock ended: a run
+that stopped on its deadline before its iterations were done depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -51,6 +53,21 @@ class LnsSettings:
 DEFAULT_SETTINGS = LnsSettings()
 
 
+@dataclass(slots=True)
+class SearchLog:
+    """What searches did: iterations run, iterations they were given, and runs ended by the clock."""
+
+    iterations: int = 0
+    budget: int = 0
+    clock_stops: int = 0
+
+    @property
+    def stopped_by_clock(self) -> bool:
+        """True when some run ended at its deadline rather than after its iterations (or, run
+        without an iteration budget, at its deadline as meant)."""
+        return self.clock_stops > 0
+
+
 def improve(
     solution: Solution,
     rng: random.Random,
@@ -59,6 +76,7 @@ def improve(
     max_iterations: int | None = None,
     settings: LnsSettings = DEFAULT_SETTINGS,
     explore_fleet: bool = True,
+    log: SearchLog | None = None,
 ) -> Solution:
     """The best solution found starting from ``solution`` (which is left untouched).
 
@@ -68,7 +86,7 @@ def improve(
     With ``explore_fleet`` and several vehicles, a first share of the budget
     (``settings.fleet_share``) also searches from every single vehicle carrying everything (when
     it can): open routes make "one long route or several?" a choice local moves rarely undo.
-    The best start then gets the rest of the budget.
+    The best start then gets the rest of the budget. ``log`` adds up what the runs did.
     """
     if deadline is None and max_iterations is None:
         raise ValueError("improve needs a deadline or max_iterations")
@@ -83,7 +101,7 @@ def improve(
                 alone = construct(Solution.empty(problem), slots, [v])
                 starts.append((alone, [v]))
     if len(starts) == 1:
-        return anneal(solution, rng, deadline, max_iterations, settings)
+        return anneal(solution, rng, deadline, max_iterations, settings, log=log)
     share = settings.fleet_share / len(starts)
     now = time.monotonic()
     span = deadline.at - now
@@ -91,10 +109,10 @@ def improve(
     for k, (start, allowed) in enumerate(starts):
         stage_deadline = Deadline(min(deadline.at, now + span * share * (k + 1)))
         stage_iterations = None if max_iterations is None else int(max_iterations * share)
-        found.append(anneal(start, rng, stage_deadline, stage_iterations, settings, allowed))
+        found.append(anneal(start, rng, stage_deadline, stage_iterations, settings, allowed, log))
     best = min(found, key=lambda s: s.cost)
     rest = None if max_iterations is None else max_iterations - len(starts) * int(max_iterations * share)
-    return anneal(best, rng, deadline, rest, settings)
+    return anneal(best, rng, deadline, rest, settings, log=log)
 
 
 def anneal(
@@ -104,13 +122,17 @@ def anneal(
     max_iterations: int | None,
     settings: LnsSettings = DEFAULT_SETTINGS,
     allowed: list[int] | None = None,
+    log: SearchLog | None = None,
 ) -> Solution:
-    """One simulated-annealing LNS run (see the module docstring); ``allowed`` limits vehicles."""
+    """One simulated-annealing LNS run (see the module docstring); ``allowed`` limits vehicles;
+    ``log`` counts its iterations and whether the clock ended it."""
     current = solution.copy()
     current.refresh()
     best = current.copy()
     slots = current.slots()
     n = len(slots)
+    if log is not None:
+        log.budget += max_iterations or 0
     if n == 0 or (max_iterations is not None and max_iterations <= 0):
         return best
     current_cost = best_cost = current.cost
@@ -124,6 +146,7 @@ def anneal(
     vehicles = current.problem.vehicle_count if allowed is None else len(allowed)
     iteration = 0
     last_best = 0
+    on_clock = False
     while True:
         if max_iterations is not None:
             if iteration >= max_iterations:
@@ -132,6 +155,7 @@ def anneal(
         else:
             progress = (time.monotonic() - start) / span if span > 0 else 1.0
         if deadline.expired():
+            on_clock = True
             break
         iteration += 1
         temperature = t_start * t_ratio**progress
@@ -156,6 +180,9 @@ def anneal(
         if settings.restart_after and iteration - last_best >= settings.restart_after:
             current, current_cost = best.copy(), best_cost
             last_best = iteration
+    if log is not None:
+        log.iterations += iteration
+        log.clock_stops += on_clock
     best.refresh()
     return best
 

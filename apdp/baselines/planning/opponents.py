@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from apdp.baselines.planning.fleet import Fleet
+from apdp.baselines.planning.lns import SearchLog
 from apdp.game.agent import Agent
 from apdp.game.company import Company
 from apdp.game.deadline import Deadline
@@ -24,15 +25,16 @@ class ShadowFleets:
         }
 
     def marginal_cost(
-        self, task: Task, deadline: Deadline, max_iterations: int | None
+        self, task: Task, deadline: Deadline, max_iterations: int | None, log: SearchLog | None = None
     ) -> float | None:
-        """The cheapest opponent's marginal cost of ``task`` (None without opponents)."""
+        """The cheapest opponent's marginal cost of ``task`` (None without opponents); ``log`` adds
+        up what the searches did."""
         if not self.fleets:
             return None
         costs = []
         for n, fleet in enumerate(self.fleets.values()):
             part = Deadline.after(deadline.remaining() / (len(self.fleets) - n))
-            cost = fleet.marginal_cost(task, part, max_iterations)
+            cost = fleet.marginal_cost(task, part, max_iterations, log)
             if cost is not None:
                 costs.append(cost)
         return min(costs) if costs else None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from apdp.baselines.planning.insertion import construct
-from apdp.baselines.planning.lns import DEFAULT_SETTINGS, LnsSettings, improve
+from apdp.baselines.planning.lns import DEFAULT_SETTINGS, LnsSettings, SearchLog, improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
 from apdp.game.company import Vehicle
@@ -69,11 +69,12 @@ def plan_tasks(
     backend: Backend = "lns",
     start: Solution | None = None,
     settings: LnsSettings = DEFAULT_SETTINGS,
+    log: SearchLog | None = None,
 ) -> PlanResult:
     """Plan ``vehicles`` to carry ``tasks`` within ``deadline`` (and ``max_iterations`` of LNS).
 
     ``start`` warm-starts the search from an earlier solution of the same fleet (its problem is
-    reused). Raises TaskTooHeavy when a task fits no vehicle.
+    reused). ``log`` adds up what the LNS did. Raises TaskTooHeavy when a task fits no vehicle.
     """
     if deadline is None and max_iterations is None:
         raise ValueError("plan_tasks needs a deadline or max_iterations")
@@ -100,7 +101,7 @@ def plan_tasks(
     elif backend == "lns":
         best = improve(
             initial, random.Random(seed), deadline=deadline, max_iterations=max_iterations,
-            settings=settings,
+            settings=settings, log=log,
         )
         method = "lns"
     else:

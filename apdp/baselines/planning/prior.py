@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from apdp.baselines.planning.insertion import construct
-from apdp.baselines.planning.lns import improve
+from apdp.baselines.planning.lns import SearchLog, improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
 from apdp.game.company import Vehicle
@@ -26,10 +26,12 @@ def average_marginal_cost(
     *,
     max_iterations: int = 2000,
     deadline: Deadline | None = None,
+    log: SearchLog | None = None,
 ) -> float:
     """Cost of planning ``count`` tasks drawn from ``distribution`` with the fleet, per task.
 
-    Tasks no vehicle can carry are drawn again (at most ``10 * count`` draws in all).
+    Tasks no vehicle can carry are drawn again (at most ``10 * count`` draws in all). ``log`` adds
+    up what the search did.
     """
     problem = Problem(topology, vehicles)
     slots: list[int] = []
@@ -43,5 +45,5 @@ def average_marginal_cost(
         return 0.0
     start = construct(Solution.empty(problem), slots)
     seed = int(rng.integers(0, 2**63))
-    best = improve(start, random.Random(seed), deadline=deadline, max_iterations=max_iterations)
+    best = improve(start, random.Random(seed), deadline=deadline, max_iterations=max_iterations, log=log)
     return best.cost / len(slots)
