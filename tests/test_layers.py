@@ -17,7 +17,8 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "errors bundled",          # plumbing with no apdp import
     "text files secret lookup",  # plumbing
     "game",                    # the rules and values of the game
-    "logist baselines messages",  # the platform's file formats; the baseline agents; calls and replies
+    "logist",                  # the platform's file formats and arithmetic
+    "baselines messages",      # the baseline agents; calls and replies
     "scenario",                # everything about a match but its agents
     "agents",                  # finding agents, their files and identity, adapters
     "sandbox",                 # the agents' processes
