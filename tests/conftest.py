@@ -13,7 +13,7 @@ import pytest
 from apdp.scenario import Scenario, make_scenario
 from apdp.tournament.store import ResultsStore
 
-ZOO = Path(__file__).parent / "zoo"
+ZOO = Path(__file__).parent / "data" / "zoo"
 TEMPLATE = Path(__file__).resolve().parent.parent / "agents" / "template.py"
 
 
@@ -57,7 +57,7 @@ def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def assert_one_core_per_match(out: Path, matches: int) -> None:
-    """Both agents of each stored match bid (tests/zoo/core_bidder.py) the same single core."""
+    """Both agents of each stored match bid (tests/data/zoo/core_bidder.py) the same single core."""
     cores = os.sched_getaffinity(0)
     store = ResultsStore.open(out)
     try:

@@ -1,6 +1,6 @@
 """The attacker zoo (issue 8): each attack of an untrusted agent gains nothing.
 
-``tests/zoo/attacker.py`` plays like the template and tries one attack, chosen by its ``mode``
+``tests/data/zoo/attacker.py`` plays like the template and tries one attack, chosen by its ``mode``
 parameter. For each attack, in both seats, the match must come out as if the attack were off
 (``mode = "none"``): the opponent is not faulted, ``verify_record`` accepts the record, the record
 minus ``timing`` and ``output`` equals the one without the attack, nothing outside the agent's
@@ -62,7 +62,7 @@ TIMEOUTS = {"setup": 3.0, "bid": 2.0, "plan": 3.0}
 #: Seconds the referee process has for a whole match before the test says it hangs.
 REFEREE_TIMEOUT = 10.0
 GRACE = 3.0  # seconds for the processes an agent started to be gone after its match
-#: Lines of the attacker's output that show it got something (see tests/zoo/attacker.py).
+#: Lines of the attacker's output that show it got something (see tests/data/zoo/attacker.py).
 GAINS = ("GOT ", "SIGNALLED ", "WRITABLE ", "CONNECTED ", "SENT ", "FOUND ", "CHANGED ")
 
 RUNNER = """

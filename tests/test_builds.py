@@ -16,7 +16,7 @@ from conftest import fast_scenario
 from apdp.agents.program import BUILD_BOOKKEEPING
 from apdp.referee.match import play_match
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parent / "data" / "programs"
 
 
 def _program(tmp_path: Path, build: str, timeout: str = "") -> Path:

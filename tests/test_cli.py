@@ -35,9 +35,9 @@ def test_match_prints_auctions_result_and_writes_a_valid_record(tmp_path: Path) 
 
 
 def test_a_match_plays_on_one_core(tmp_path: Path) -> None:
-    zoo = Path(__file__).parent / "zoo"
+    zoo = Path(__file__).parent / "data" / "zoo"
     (tmp_path / "core_bidder.py").write_text((zoo / "core_bidder.py").read_text())
-    (tmp_path / "template.py").write_text((zoo.parent.parent / "agents" / "template.py").read_text())
+    (tmp_path / "template.py").write_text((zoo.parents[2] / "agents" / "template.py").read_text())
     record = tmp_path / "r.json"
     run = apdp("match", "--agents", str(tmp_path / "core_bidder.py"), str(tmp_path / "core_bidder.py"),
                "--tasks", "3", "--record", str(record))
@@ -78,7 +78,7 @@ def test_user_mistakes_are_one_line_without_traceback(args: list[str], words: st
 
 
 def test_faulty_agent_match_still_prints_result() -> None:
-    zoo = Path(__file__).parent / "zoo"
+    zoo = Path(__file__).parent / "data" / "zoo"
     run = apdp("match", "--agents", str(zoo / "syntax_error.py"), "template", "--tasks", "3")
     assert run.returncode == 0
     assert "exception in setup" in run.stdout and "winner: template" in run.stdout

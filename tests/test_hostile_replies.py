@@ -2,7 +2,7 @@
 match, bloats a record or reaches a terminal, a log, a page or a spreadsheet unchecked (issue 17,
 classes 2 to 4).
 
-``tests/zoo/forger.py`` writes its own messages on the referee's socket, past apdp's worker;
+``tests/data/zoo/forger.py`` writes its own messages on the referee's socket, past apdp's worker;
 ``BLOATER`` sends valid but enormous things through the worker.
 """
 

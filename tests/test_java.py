@@ -1,6 +1,6 @@
 """Java agents written for the Logist platform, played unchanged through apdp's Java host.
 
-The agents are tests/java/project (a Logist project: config/agents.xml, src/demo/): Thorough uses
+The agents are tests/data/java/project (a Logist project: config/agents.xml, src/demo/): Thorough uses
 every member of the Logist API that the course's agents use and throws when the host breaks one of
 the platform's promises; Plain is small and fails on demand. They are compiled once per session
 (shared by every test here). Without a JDK these tests are skipped, saying why, except under CI
@@ -28,8 +28,8 @@ from apdp.referee.match import play_match
 from apdp.scenario import Scenario, make_scenario
 
 HERE = Path(__file__).parent
-PROJECT = HERE / "java" / "project"
-PROGRAMS = HERE / "programs"
+PROJECT = HERE / "data" / "java" / "project"
+PROGRAMS = HERE / "data" / "programs"
 
 
 def _need_jdk() -> None:
@@ -57,7 +57,7 @@ def java_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def java_agents(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> Path:
     """An agents folder with the project imported (thorough-java, plain-java), Plain again from
     its compiled classes (thrower, quitter, hoarder: it fails on demand) and from a jar (jarred),
-    and the Perl agent of tests/programs."""
+    and the Perl agent of tests/data/programs."""
     _need_jdk()
     from apdp.agents.java.install import add_agent
     from apdp.agents.java.project import import_project
@@ -156,7 +156,7 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
 
     src = PROJECT / "src"
     run = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(HERE / "java" / "broken"),
+        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(HERE / "data" / "java" / "broken"),
          "demo.Broken", "--agents-dir", str(tmp_path)], capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr

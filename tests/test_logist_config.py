@@ -20,7 +20,7 @@ from apdp.scenario import load_scenario
 from apdp.scenario.networks import load_topology
 from apdp.tournament.config import make_config
 
-PROJECT = Path(__file__).parent / "logist"
+PROJECT = Path(__file__).parent / "data" / "logist"
 FRANCE = "config/auction_france.xml"
 
 

@@ -1,6 +1,6 @@
 """The Logist platform's task draw: Java's generator, the networks, and the four reference histories.
 
-``tests/logist/`` is a small Logist project: ``config/auction_*.xml`` are the course's four
+``tests/data/logist/`` is a small Logist project: ``config/auction_*.xml`` are the course's four
 configurations, ``config/topology/*.xml`` are written from apdp's own ``topologies/*.toml``, and
 ``histories/`` holds what the platform drew and played for those configurations with 50 tasks
 (``shared/reference/logist-histories``).
@@ -22,7 +22,7 @@ from apdp.logist.topology import load_logist_topology
 from apdp.scenario import load_scenario, make_scenario
 from apdp.scenario.networks import load_topology
 
-PROJECT = Path(__file__).parent / "logist"
+PROJECT = Path(__file__).parent / "data" / "logist"
 CONFIG = PROJECT / "config"
 SHIPPED = Path(__file__).resolve().parents[1] / "topologies"
 #: history file -> (configuration, topology file, its tasks in the course, its seed)

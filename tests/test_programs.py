@@ -14,7 +14,7 @@ from apdp.agents.protocol import SCHEMA_PATH
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parent / "data" / "programs"
 
 
 def _program(tmp_path: Path, name: str) -> Path:

@@ -85,13 +85,13 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     shutil.copy(ROOT / "agents" / "template.py", folder / "template.py")
     shutil.copy(ROOT / "agents" / "template.py", folder / "alpha.py")
-    shutil.copytree(ROOT / "tests" / "programs" / "c_abstain", folder / "c-abstain",
+    shutil.copytree(ROOT / "tests" / "data" / "programs" / "c_abstain", folder / "c-abstain",
                     ignore=shutil.ignore_patterns(".build"))
     gate = tmp_path / "gate"
     gate.mkdir()
     folder_agent(folder, "victim", VICTIM.format(gate=str(gate)))
     for name in ("core_a.py", "core_b.py"):
-        shutil.copy(ROOT / "tests" / "zoo" / "core_bidder.py", folder / name)
+        shutil.copy(ROOT / "tests" / "data" / "zoo" / "core_bidder.py", folder / name)
     monkeypatch.setenv("APDP_AGENTS", str(folder))
     return folder
 

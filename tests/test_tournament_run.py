@@ -81,7 +81,7 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(TEMPLATE, folder / "template.py")  # importable by slow.py
     (folder / "faulty.py").write_text(FAULTY)
     for name in ("core_a.py", "core_b.py"):
-        shutil.copy(Path(__file__).parent / "zoo" / "core_bidder.py", folder / name)
+        shutil.copy(Path(__file__).parent / "data" / "zoo" / "core_bidder.py", folder / name)
     gate = tmp_path / "gate"
     (gate / "tickets").mkdir(parents=True)
     (gate / "open").touch()
