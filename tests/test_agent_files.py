@@ -14,13 +14,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import TEMPLATE, fast_scenario
 
 from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
 from apdp.agents.files import agent_hash as file_hash
 from apdp.referee.match import play_match
 from apdp.secret import key_file_path
 from apdp.tournament.ray_payload import pack_agent
+from tests.matches import fast_scenario
+from tests.paths import TEMPLATE
 
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 

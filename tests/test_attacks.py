@@ -41,7 +41,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import ZOO, fast_scenario
 
 import apdp
 from apdp.agents.discovery import PROJECT_ROOT
@@ -50,6 +49,8 @@ from apdp.referee.match import play_match
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE
+from tests.matches import fast_scenario
+from tests.paths import ZOO
 
 ATTACKER = str(ZOO / "attacker.py")
 OPPONENT = "honest"

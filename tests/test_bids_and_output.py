@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 
 from apdp.codegen.prompts import strategy_prompt
 from apdp.referee.match import play_match
+from tests.matches import fast_scenario
 
 EXACT = """
 from decimal import Decimal

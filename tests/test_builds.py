@@ -11,12 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 
 from apdp.agents.program import BUILD_BOOKKEEPING
 from apdp.referee.match import play_match
-
-PROGRAMS = Path(__file__).parent / "data" / "programs"
+from tests.matches import fast_scenario
+from tests.paths import PROGRAMS
 
 
 def _program(tmp_path: Path, build: str, timeout: str = "") -> Path:

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def apdp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", *args],
-        capture_output=True, text=True, timeout=300, cwd=cwd,
-    )
+from tests.command import apdp
+from tests.paths import TEMPLATE, ZOO
 
 
 def test_match_prints_auctions_result_and_writes_a_valid_record(tmp_path: Path) -> None:
@@ -35,9 +29,8 @@ def test_match_prints_auctions_result_and_writes_a_valid_record(tmp_path: Path) 
 
 
 def test_a_match_plays_on_one_core(tmp_path: Path) -> None:
-    zoo = Path(__file__).parent / "data" / "zoo"
-    (tmp_path / "core_bidder.py").write_text((zoo / "core_bidder.py").read_text())
-    (tmp_path / "template.py").write_text((zoo.parents[2] / "agents" / "template.py").read_text())
+    (tmp_path / "core_bidder.py").write_text((ZOO / "core_bidder.py").read_text())
+    (tmp_path / "template.py").write_text(TEMPLATE.read_text())
     record = tmp_path / "r.json"
     run = apdp("match", "--agents", str(tmp_path / "core_bidder.py"), str(tmp_path / "core_bidder.py"),
                "--tasks", "3", "--record", str(record))
@@ -78,7 +71,6 @@ def test_user_mistakes_are_one_line_without_traceback(args: list[str], words: st
 
 
 def test_faulty_agent_match_still_prints_result() -> None:
-    zoo = Path(__file__).parent / "data" / "zoo"
-    run = apdp("match", "--agents", str(zoo / "syntax_error.py"), "template", "--tasks", "3")
+    run = apdp("match", "--agents", str(ZOO / "syntax_error.py"), "template", "--tasks", "3")
     assert run.returncode == 0
     assert "exception in setup" in run.stdout and "winner: template" in run.stdout

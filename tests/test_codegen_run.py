@@ -1,6 +1,6 @@
 """The chat client and the generation loop against a scripted chat-completions server on loopback.
 
-The server speaks the OpenAI chat-completions API on 127.0.0.1 (ephemeral port) and answers from a
+The server (tests/chat.py) speaks the OpenAI chat-completions API on 127.0.0.1 and answers from a
 script: never a real model. Check matches are small (5 tasks, bid limit 0.5 s, one opponent, one
 network); only the timeout test depends on time, with a 3 s sleep against a 0.5 s limit.
 """
@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +20,7 @@ from apdp.codegen.loop import RunSettings, run
 from apdp.codegen.prompts import prompt_hash, strategy_prompt
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
+from tests.chat import ChatServer
 
 GOOD = '''\
 from apdp import Agent, Stop, plan_from_stops
@@ -72,81 +69,12 @@ def answer(text: str) -> str:
     return f"Here is the agent.\n\n```python\n{text}```\n\nGood luck!"
 
 
-@dataclass
-class ChatServer:
-    """A scripted chat-completions endpoint; each step is (status, body) or a reply text."""
-
-    url: str
-    script: list[tuple[int, str]] = field(default_factory=list)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    headers: list[dict[str, str]] = field(default_factory=list)
-
-    def reply(self, text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> None:
-        body: dict[str, Any] = {
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        }
-        if usage is not None:
-            body["usage"] = usage
-        self.script.append((200, json.dumps(body)))
-
-    def raw(self, status: int, body: str) -> None:
-        self.script.append((status, body))
-
-    def user_messages(self, k: int) -> list[str]:
-        """The user messages of request ``k``."""
-        return [m["content"] for m in self.requests[k]["messages"] if m["role"] == "user"]
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    state = ChatServer(url="")
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length", "0"))
-            state.requests.append(json.loads(self.rfile.read(length)))
-            state.headers.append(dict(self.headers))
-            if self.path != "/v1/chat/completions":
-                status, body = 404, '{"error": {"message": "not found"}}'
-            elif state.script:
-                status, body = state.script.pop(0)
-            else:
-                status, body = 400, '{"error": {"message": "the test script is exhausted"}}'
-            data = body.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    try:
-        yield state
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
-
-
 @pytest.fixture(autouse=True)
 def _no_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
 
 CHECK = CheckConfig(opponents=("template",), topologies=("france",), tasks=5, timeouts={"bid": 0.5, "plan": 5.0})
-
-
-def client(server: ChatServer, model: str = "test-model", **kw: Any) -> ChatClient:
-    return ChatClient(server.url, model, backoff=0.0, retries=kw.pop("retries", 2), **kw)
 
 
 def settings(tmp_path: Path, strategy: str = "a1", rounds: int = 2, **kw: Any) -> RunSettings:
@@ -185,7 +113,7 @@ def test_client_retries_500_and_429(server: ChatServer) -> None:
     server.raw(500, '{"error": {"message": "overloaded"}}')
     server.raw(429, '{"error": "slow down"}')
     server.reply("ok")
-    assert client(server, log=log.append).complete([{"role": "user", "content": "x"}]).text == "ok"
+    assert server.client(log=log.append).complete([{"role": "user", "content": "x"}]).text == "ok"
     assert [e.get("status") for e in log if e["event"] != "request"] == [500, 429, 200]
 
 
@@ -193,14 +121,14 @@ def test_client_gives_up_after_retries(server: ChatServer) -> None:
     for _ in range(3):
         server.raw(503, "busy")
     with pytest.raises(ChatError, match=r"kept failing \(HTTP 503\)"):
-        client(server).complete([{"role": "user", "content": "x"}])
+        server.client().complete([{"role": "user", "content": "x"}])
 
 
 @pytest.mark.parametrize("status", [401, 403])
 def test_client_refused_key_is_one_line(server: ChatServer, status: int) -> None:
     server.raw(status, '{"error": {"message": "Incorrect API key provided"}}')
     with pytest.raises(ChatError) as info:
-        client(server).complete([{"role": "user", "content": "x"}])
+        server.client().complete([{"role": "user", "content": "x"}])
     message = str(info.value)
     assert "refused the API key" in message and "OPENAI_API_KEY" in message
     assert "\n" not in message and len(server.requests) == 1
@@ -213,7 +141,7 @@ def test_client_refused_key_is_one_line(server: ChatServer, status: int) -> None
 def test_client_malformed_response(server: ChatServer, body: str, expected: str) -> None:
     server.raw(200, body)
     with pytest.raises(ChatError, match=f"malformed response .*{expected}"):
-        client(server).complete([{"role": "user", "content": "x"}])
+        server.client().complete([{"role": "user", "content": "x"}])
 
 
 def test_client_bad_urls(server: ChatServer) -> None:
@@ -233,7 +161,7 @@ def test_client_bad_urls(server: ChatServer) -> None:
 
 def test_a1_working_agent(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(GOOD))
-    result = run(settings(tmp_path), client(server))
+    result = run(settings(tmp_path), server.client())
     assert result.ok and result.rounds == 0
     assert result.agent is not None
     path = result.agent.path
@@ -252,7 +180,7 @@ def test_a1_working_agent(server: ChatServer, tmp_path: Path) -> None:
 def test_timeout_bug_then_fix(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(SLOW))
     server.reply(answer(GOOD))
-    result = run(settings(tmp_path), client(server))
+    result = run(settings(tmp_path), server.client())
     assert result.ok and result.rounds == 1
     feedback = server.user_messages(1)[-1]
     assert "Timeouts" in feedback and "in bid on task 0" in feedback and "0.5 s" in feedback
@@ -268,7 +196,7 @@ def test_timeout_bug_then_fix(server: ChatServer, tmp_path: Path) -> None:
 def test_reply_without_code_is_sent_back(server: ChatServer, tmp_path: Path) -> None:
     server.reply("I would use a genetic algorithm for this.")
     server.reply(answer(GOOD))
-    result = run(settings(tmp_path), client(server))
+    result = run(settings(tmp_path), server.client())
     assert result.ok and result.rounds == 1
     assert "no fenced ```python code block" in server.user_messages(1)[-1]
     assert "extract_error" in events(result.transcript)
@@ -276,7 +204,7 @@ def test_reply_without_code_is_sent_back(server: ChatServer, tmp_path: Path) -> 
 
 def test_reply_without_agent_class_and_no_rounds_left(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer("x = 1\n"))
-    result = run(settings(tmp_path, rounds=0), client(server))
+    result = run(settings(tmp_path, rounds=0), server.client())
     assert not result.ok and result.agent is None and result.report is None
     assert not (tmp_path / "agents" / "gen-agent.py").exists()
     assert events(result.transcript)[-2:] == ["extract_error", "end"]
@@ -285,7 +213,7 @@ def test_reply_without_agent_class_and_no_rounds_left(server: ChatServer, tmp_pa
 def test_malformed_response_stops_with_one_line(server: ChatServer, tmp_path: Path) -> None:
     server.raw(200, "this is not JSON")
     with pytest.raises(UserError, match="malformed response"):
-        run(settings(tmp_path), client(server))
+        run(settings(tmp_path), server.client())
     log = transcript(tmp_path / "agents" / "gen-agent.transcript.jsonl")
     assert log[-1]["event"] == "error" and "malformed" in log[-1]["error"]
 
@@ -293,7 +221,7 @@ def test_malformed_response_stops_with_one_line(server: ChatServer, tmp_path: Pa
 def test_http_500_then_success(server: ChatServer, tmp_path: Path) -> None:
     server.raw(500, '{"error": {"message": "internal error"}}')
     server.reply(answer(GOOD))
-    result = run(settings(tmp_path), client(server))
+    result = run(settings(tmp_path), server.client())
     assert result.ok and result.rounds == 0
     kinds = [(e["event"], e.get("status")) for e in transcript(result.transcript)]
     assert ("http_error", 500) in kinds and ("response", 200) in kinds
@@ -302,7 +230,7 @@ def test_http_500_then_success(server: ChatServer, tmp_path: Path) -> None:
 def test_ir_improves_after_clean_check(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(GOOD))
     server.reply(answer(BETTER))
-    result = run(settings(tmp_path, "ir"), client(server))
+    result = run(settings(tmp_path, "ir"), server.client())
     assert result.ok and result.rounds == 1
     ask = server.user_messages(1)[-1]
     assert "shall we enter the tournament? We need to win!" in ask and "self-play on france" in ask
@@ -314,7 +242,7 @@ def test_ir_improves_after_clean_check(server: ChatServer, tmp_path: Path) -> No
 def test_ir_without_new_code_keeps_the_agent(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(GOOD))
     server.reply("Let's enter the tournament!")
-    result = run(settings(tmp_path, "ir"), client(server))
+    result = run(settings(tmp_path, "ir"), server.client())
     assert result.ok and "class Good" in (tmp_path / "agents" / "gen-agent.py").read_text()
     assert "no_improvement" in events(result.transcript)
 
@@ -323,7 +251,7 @@ def test_ir_failed_improvement_restores_clean_agent(server: ChatServer, tmp_path
     server.reply(answer(GOOD))
     server.reply(answer(SLOW))
     server.reply(answer(SLOW))
-    result = run(settings(tmp_path, "ir", rounds=1), client(server))
+    result = run(settings(tmp_path, "ir", rounds=1), server.client())
     assert result.ok
     text = (tmp_path / "agents" / "gen-agent.py").read_text()
     assert "class Good" in text
@@ -336,8 +264,8 @@ def test_cr_critic_then_generator(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(GOOD))
     server.reply("1. Bid your marginal cost.\n2. Use both vehicles.")
     server.reply(answer(BETTER))
-    critic = client(server, model="critic-model")
-    result = run(settings(tmp_path, "cr"), client(server), critic)
+    critic = server.client(model="critic-model")
+    result = run(settings(tmp_path, "cr"), server.client(), critic)
     assert result.ok and result.rounds == 1
     assert [r["model"] for r in server.requests] == ["test-model", "critic-model", "test-model"]
     assert "class Good" in server.user_messages(1)[0]  # the critic sees the agent
@@ -352,7 +280,7 @@ def test_gen_optimises_the_prompt_first(server: ChatServer, tmp_path: Path) -> N
     optimised = "Write the best APDP agent. Follow every rule."
     server.reply(f"Sure:\n```markdown\n{optimised}\n```\n")
     server.reply(answer(GOOD))
-    result = run(settings(tmp_path, "gen"), client(server))
+    result = run(settings(tmp_path, "gen"), server.client())
     assert result.ok
     assert strategy_prompt("a1").text in server.user_messages(0)[0]
     assert server.user_messages(1) == [optimised + "\n"]
@@ -365,10 +293,10 @@ def test_run_refuses_an_existing_agent(server: ChatServer, tmp_path: Path) -> No
     (tmp_path / "agents").mkdir()
     (tmp_path / "agents" / "gen-agent.py").write_text("# mine\n")
     with pytest.raises(UserError, match="already exists"):
-        run(settings(tmp_path), client(server))
+        run(settings(tmp_path), server.client())
     assert server.requests == []
     server.reply(answer(GOOD))
-    assert run(settings(tmp_path, force=True), client(server)).ok
+    assert run(settings(tmp_path, force=True), server.client()).ok
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -426,7 +354,7 @@ def tokens(prompt: int, completion: int) -> dict[str, int]:
 def test_provenance_keeps_each_calls_tokens_and_time(server: ChatServer, tmp_path: Path) -> None:
     server.reply(answer(SLOW), usage=tokens(1200, 300))
     server.reply(answer(GOOD), model="served-model", usage=tokens(1700, 280))
-    result = run(settings(tmp_path), client(server))
+    result = run(settings(tmp_path), server.client())
     assert result.ok
     prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
     assert prov is not None
@@ -444,7 +372,7 @@ def test_usage_counts_failed_improvements_and_missing_usage(server: ChatServer, 
     server.reply(answer(GOOD), usage=tokens(1000, 200))
     server.reply("1. Bid lower.", usage=tokens(500, 50))  # the critic
     server.reply(answer(SLOW))  # a server that reports no usage for this call
-    result = run(settings(tmp_path, "cr", rounds=0), client(server), client(server, model="critic-model"))
+    result = run(settings(tmp_path, "cr", rounds=0), server.client(), server.client(model="critic-model"))
     assert result.ok
     prov = read_provenance(tmp_path / "agents" / "gen-agent.py")
     assert prov is not None and prov["round"] == 0  # the improvement failed: round 0 kept
@@ -461,7 +389,7 @@ def test_report_by_model_shows_tokens_per_agent(
     from apdp.tournament.run import run_tournament
 
     server.reply(answer(GOOD), usage=tokens(1000, 500))
-    assert run(settings(tmp_path, name="gen-good"), client(server)).ok
+    assert run(settings(tmp_path, name="gen-good"), server.client()).ok
     monkeypatch.setenv("APDP_AGENTS", str(tmp_path / "agents"))
     config = make_config(topology="france", agents=["gen-good", "template"], seed=1, overrides={"tasks": 4})
     assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).played == 2

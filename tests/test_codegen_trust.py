@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import TEMPLATE as TEMPLATE_PATH
-from test_java import java_cache  # noqa: F401  (the compiled host's cache of this run)
 
 from apdp.agents.identity import agent_identity
 from apdp.agents.provenance import HEADER_MARK, LEDGER, read_provenance
@@ -21,6 +19,7 @@ from apdp.codegen.ingest import ingest_code
 from apdp.codegen.java import agent_class, code_only, ingest_java
 from apdp.errors import UserError
 from apdp.testing import CheckConfig, check_agent
+from tests.paths import TEMPLATE as TEMPLATE_PATH
 
 TEMPLATE = TEMPLATE_PATH.read_text(encoding="utf-8")
 
@@ -56,7 +55,7 @@ def test_a_package_or_class_in_a_comment_or_a_string_is_not_the_real_one() -> No
     assert agent_class(commented) == ("", "Evil")
 
 
-def test_java_ingest_writes_only_inside_the_new_agents_folder(java_cache: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_java_ingest_writes_only_inside_the_new_agents_folder(java_cache: Path, tmp_path: Path) -> None:
     agents = tmp_path / "agents"
     victim = agents / "victim.py"
     agents.mkdir()
@@ -71,7 +70,7 @@ def test_java_ingest_writes_only_inside_the_new_agents_folder(java_cache: Path, 
     assert victim.read_text(encoding="utf-8") == TEMPLATE
 
 
-def test_an_install_refuses_source_names_that_leave_its_folder(java_cache: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_an_install_refuses_source_names_that_leave_its_folder(java_cache: Path, tmp_path: Path) -> None:
     from apdp.agents.java.install import Origin, install
 
     agents = tmp_path / "agents"

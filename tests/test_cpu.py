@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fast_scenario
 
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.sandbox.cpu import CpuMeter
+from tests.matches import fast_scenario
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli import apdp
 
 from apdp.agents.provenance import Provenance, write_sidecar
 from apdp.errors import UserError
@@ -19,6 +18,7 @@ from apdp.files import check_writable, open_new, write_atomically
 from apdp.referee.record import write_record
 from apdp.tournament.logs import RunLog
 from apdp.tournament.store import LOCK_FILE, STORE_FILE, ResultsStore, StoreError
+from tests.command import apdp
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b"], "seed": 0}
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ZOO, fast_scenario
 
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
@@ -27,6 +26,8 @@ from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE, ResultsStore
 from apdp.tournament.tidy import spreadsheet_cell, to_csv
+from tests.matches import fast_scenario
+from tests.paths import ZOO
 
 FORGER = str(ZOO / "forger.py")
 #: kind -> (phase it is sent in, the fault it must be)

@@ -6,13 +6,13 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 
 from apdp.agents.discovery import BUNDLED_TEMPLATE
 from apdp.agents.files import agent_hash as file_hash
 from apdp.agents.identity import agent_identity
 from apdp.codegen.ingest import ingest_code
 from apdp.referee.match import play_match
+from tests.matches import fast_scenario
 
 TEMPLATE = BUNDLED_TEMPLATE.read_text(encoding="utf-8")
 

@@ -18,39 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_codegen_run import ChatServer, client, server  # noqa: F401  (the loopback chat server)
 
-from apdp.agents.java.jdk import NoJdk, find_jdk
+from apdp.agents.java.jdk import NoJdk
 from apdp.agents.program import is_built, read_program
 from apdp.check.verify import verify_record
 from apdp.errors import UserError
 from apdp.referee.match import play_match
 from apdp.scenario import Scenario, make_scenario
+from tests.chat import ChatServer
+from tests.paths import JAVA, PROGRAMS
 
-HERE = Path(__file__).parent
-PROJECT = HERE / "data" / "java" / "project"
-PROGRAMS = HERE / "data" / "programs"
-
-
-def _need_jdk() -> None:
-    try:
-        find_jdk()
-    except NoJdk as exc:
-        if os.environ.get("CI") == "true":
-            raise  # CI installs a JDK: the Java tests must run there
-        pytest.skip(f"Java agents not tested: {exc}")
-
-
-@pytest.fixture(scope="session")
-def java_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The compiled host's cache for this run (not the user's): shared by the workers of the run,
-    so the host is compiled once."""
-    _need_jdk()
-    root = tmp_path_factory.getbasetemp()
-    shared = root.parent if root.name.startswith("popen-gw") else root
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(shared / "java-cache"))
-        yield shared / "java-cache"
+PROJECT = JAVA / "project"
 
 
 @pytest.fixture(scope="session")
@@ -58,7 +36,6 @@ def java_agents(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> P
     """An agents folder with the project imported (thorough-java, plain-java), Plain again from
     its compiled classes (thrower, quitter, hoarder: it fails on demand) and from a jar (jarred),
     and the Perl agent of tests/data/programs."""
-    _need_jdk()
     from apdp.agents.java.install import add_agent
     from apdp.agents.java.project import import_project
 
@@ -156,7 +133,7 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
 
     src = PROJECT / "src"
     run = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(HERE / "data" / "java" / "broken"),
+        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(JAVA / "broken"),
          "demo.Broken", "--agents-dir", str(tmp_path)], capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
@@ -178,7 +155,7 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
 
 
 def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
-    java_cache: Path, server: ChatServer, tmp_path: Path  # noqa: F811
+    java_cache: Path, server: ChatServer, tmp_path: Path
 ) -> None:
     from apdp.agents.provenance import read_provenance
     from apdp.codegen.java import JAVA_TEMPLATE
@@ -193,7 +170,7 @@ def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
                         timeouts={"setup": 10.0, "bid": 2.0, "plan": 5.0})
     settings = RunSettings(strategy="a1", name="gen-java", agents_dir=tmp_path / "agents", rounds=2, check=check,
                            language="java")
-    result = run(settings, client(server))
+    result = run(settings, server.client())
     assert result.ok and result.rounds == 1, result.report.text() if result.report else None
     prompt = server.user_messages(0)[0]
     assert "implements `logist.behavior.AuctionBehavior`" in prompt and "public class AuctionTemplate" in prompt

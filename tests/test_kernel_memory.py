@@ -7,9 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from conftest import fast_scenario
-
 from apdp.referee.match import play_match
+from tests.matches import fast_scenario
 
 LIMIT_MB = 128
 

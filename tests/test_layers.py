@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "apdp"
+from tests.paths import ROOT
+
+PACKAGE = ROOT / "apdp"
 
 #: From the ground up: each unit (a sub-package or a top-level module of apdp) may import units of
 #: lower layers only.

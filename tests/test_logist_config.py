@@ -19,8 +19,9 @@ from apdp.referee.record import embedded_network, record_topology
 from apdp.scenario import load_scenario
 from apdp.scenario.networks import load_topology
 from apdp.tournament.config import make_config
+from tests.paths import LOGIST
 
-PROJECT = Path(__file__).parent / "data" / "logist"
+PROJECT = LOGIST
 FRANCE = "config/auction_france.xml"
 
 

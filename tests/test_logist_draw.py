@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import tomllib
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,10 +20,11 @@ from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
 from apdp.logist.topology import load_logist_topology
 from apdp.scenario import load_scenario, make_scenario
 from apdp.scenario.networks import load_topology
+from tests.paths import LOGIST, ROOT
 
-PROJECT = Path(__file__).parent / "data" / "logist"
+PROJECT = LOGIST
 CONFIG = PROJECT / "config"
-SHIPPED = Path(__file__).resolve().parents[1] / "topologies"
+SHIPPED = ROOT / "topologies"
 #: history file -> (configuration, topology file, its tasks in the course, its seed)
 HISTORIES = {
     "nn_switzerland.xml": ("auction_switzerland.xml", "switzerland", 15, 15),

@@ -12,6 +12,7 @@ from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import without_timing
 from apdp.scenario import load_scenario
+from tests.paths import ZOO
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +42,8 @@ def test_same_seed_same_record(records: dict[str, dict[str, Any]]) -> None:
 
 def test_swapping_companies_keeps_the_task_sequence() -> None:
     scenario = load_scenario(None, {"tasks": 10})
-    a = play_match(scenario, ["template", "tests/data/zoo/misbehave.py"], seed=3)
-    b = play_match(scenario, ["tests/data/zoo/misbehave.py", "template"], seed=3)
+    a = play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=3)
+    b = play_match(scenario, [str(ZOO / "misbehave.py"), "template"], seed=3)
     assert a["tasks"] == b["tasks"]
     assert a["agents"] == list(reversed(b["agents"]))
 

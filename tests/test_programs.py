@@ -8,13 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 
 from apdp.agents.protocol import SCHEMA_PATH
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
-
-PROGRAMS = Path(__file__).parent / "data" / "programs"
+from tests.matches import fast_scenario
+from tests.paths import PROGRAMS
 
 
 def _program(tmp_path: Path, name: str) -> Path:

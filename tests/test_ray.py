@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_one_core_per_match, folder_agent
 
 from apdp.referee.record import without_timing
 from apdp.tournament.config import make_config
@@ -30,8 +29,9 @@ from apdp.tournament.ray_executor import RayCluster
 from apdp.tournament.run import run_tournament
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.store import STORE_FILE, ResultsStore
+from tests.matches import assert_one_core_per_match, folder_agent
+from tests.paths import PROGRAMS, ROOT, ZOO
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = bytes(range(32))
 APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
 
@@ -85,13 +85,13 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     shutil.copy(ROOT / "agents" / "template.py", folder / "template.py")
     shutil.copy(ROOT / "agents" / "template.py", folder / "alpha.py")
-    shutil.copytree(ROOT / "tests" / "data" / "programs" / "c_abstain", folder / "c-abstain",
+    shutil.copytree(PROGRAMS / "c_abstain", folder / "c-abstain",
                     ignore=shutil.ignore_patterns(".build"))
     gate = tmp_path / "gate"
     gate.mkdir()
     folder_agent(folder, "victim", VICTIM.format(gate=str(gate)))
     for name in ("core_a.py", "core_b.py"):
-        shutil.copy(ROOT / "tests" / "data" / "zoo" / "core_bidder.py", folder / name)
+        shutil.copy(ZOO / "core_bidder.py", folder / name)
     monkeypatch.setenv("APDP_AGENTS", str(folder))
     return folder
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 
 import apdp.referee.match
 from apdp.check.verify import verify_record
@@ -22,6 +21,7 @@ from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.store import ResultsStore
+from tests.matches import fast_scenario
 
 
 def test_a_referee_that_fails_mid_match_still_returns_its_record(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,8 +13,9 @@ from apdp.tournament.config import make_config
 from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import ResultsStore
+from tests.paths import TEMPLATE as TEMPLATE_PATH
 
-TEMPLATE = (Path(__file__).resolve().parent.parent / "agents" / "template.py").read_text(encoding="utf-8")
+TEMPLATE = TEMPLATE_PATH.read_text(encoding="utf-8")
 
 
 def test_generated_agents_play_by_name_and_group_by_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import fast_scenario
 from typer.testing import CliRunner
 
 from apdp.cli import app
@@ -19,6 +18,7 @@ from apdp.sandbox import cgroup
 from apdp.sandbox import confine as confine_module
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.protections import check, unprotected, warning
+from tests.matches import fast_scenario
 
 
 def test_every_protection_is_on_and_holds_when_tried() -> None:

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import fast_scenario
 
 from apdp.errors import UserError
 from apdp.referee.match import match_streams, play_match
@@ -21,6 +20,7 @@ from apdp.secret import key_file_path, parse_key, user_key
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE, ResultsStore, StoreError
+from tests.matches import fast_scenario
 
 KEY = bytes(range(32))
 OTHER = bytes(range(1, 33))

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
+from tests.paths import ROOT
 
 #: The project's lint: its code and the shipped template (users' agents in agents/ are excluded).
 RUFF = ["ruff", "check", ".", "agents/template.py"]

@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_one_core_per_match, folder_agent
 
-from apdp.agents.discovery import PROJECT_ROOT
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE, ResultsStore
-
-TEMPLATE = PROJECT_ROOT / "agents" / "template.py"
+from tests.matches import assert_one_core_per_match, folder_agent
+from tests.paths import TEMPLATE, ZOO
 
 FAULTY = '''
 from apdp import Agent
@@ -81,7 +79,7 @@ def field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(TEMPLATE, folder / "template.py")  # importable by slow.py
     (folder / "faulty.py").write_text(FAULTY)
     for name in ("core_a.py", "core_b.py"):
-        shutil.copy(Path(__file__).parent / "data" / "zoo" / "core_bidder.py", folder / name)
+        shutil.copy(ZOO / "core_bidder.py", folder / name)
     gate = tmp_path / "gate"
     (gate / "tickets").mkdir(parents=True)
     (gate / "open").touch()

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 USER = os.environ.get("APDP_TEST_USER", "apdp-ci")
 #: The tests whose mechanisms depend on the user.
 FILES = ["tests/test_attacks.py", "tests/test_sandbox.py", "tests/test_hostile_replies.py",

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 INSTANCE = {
     "network": "france",
     "vehicles": [{"home": "Paris", "capacity": 30, "cost_per_km": 5}],

@@ -7,10 +7,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ZOO, fast_scenario
 
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
+from tests.matches import fast_scenario
+from tests.paths import ZOO
 
 MISBEHAVE = str(ZOO / "misbehave.py")
 
@@ -121,7 +122,7 @@ def test_agent_cannot_see_the_referee(tmp_path: Path) -> None:
         "class Spy(Agent):\n"
         "    def bid(self, task):\n"
         "        leaked = [o for o in gc.get_objects() if type(o).__name__ in ('_Referee', '_Seat')]\n"
-        "        mains = [m for m in sys.modules if m in ('test_zoo', 'conftest', 'pytest', '_pytest')]\n"
+        "        mains = [m for m in sys.modules if m.split('.')[0] in ('tests', 'pytest', '_pytest')]\n"
         "        return 1000.0 + len(leaked) + 10 * len(mains)\n"
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
