@@ -1,5 +1,5 @@
-"""Fixtures of every layer: a fixed key and core lock folder for the run, the scripted chat server,
-the compiled Java host's cache."""
+"""Each test's layer, from its folder; and fixtures of every layer: a fixed key and core lock folder
+for the run, the scripted chat server, the compiled Java host's cache."""
 
 from __future__ import annotations
 
@@ -59,26 +59,19 @@ def java_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield shared / "java-cache"
 
 
-#: Each test file's layer, a pytest marker (``pytest -m unit`` runs the rules, plans, seeds,
-#: schedules, statistics and store in seconds; ``-m "not browser and not java"`` skips the slow
-#: outside parts). Files not named here are ``integration``: they play real sandboxed matches.
-LAYERS = {
-    "unit": {
-        "test_cli_help.py", "test_layers.py", "test_logist_draw.py",
-        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_rules.py",
-        "test_shortest_paths.py", "test_standings.py", "test_topology.py", "test_tournament_store.py",
-    },
-    "sandbox": {
-        "test_attacks.py", "test_sandbox.py", "test_hostile_replies.py", "test_agent_files.py", "test_builds.py",
-        "test_kernel_memory.py", "test_unprivileged.py", "test_zoo.py", "test_cpu.py", "test_programs.py",
-    },
-    "browser": {"test_pages_browser.py"},
-    "java": {"test_java.py"},
-}
+#: The layers of the tests, each a folder of tests/ and the pytest marker of the tests in it:
+#: ``pytest -m unit`` runs in seconds; ``-m "not browser and not java"`` skips what needs Chromium
+#: or a JDK. Markers are registered in pyproject.toml (``--strict-markers``).
+LAYERS = ("unit", "sandbox", "integration", "browser", "java")
+TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its layer: the folder of tests/ it sits in."""
     for item in items:
-        name = item.path.name
-        layer = next((layer for layer, files in LAYERS.items() if name in files), "integration")
-        item.add_marker(getattr(pytest.mark, layer))
+        path = item.path.resolve()
+        folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else None
+        if folder not in LAYERS:
+            where = ", ".join(f"tests/{layer}/" for layer in LAYERS)
+            raise pytest.UsageError(f"{item.path}: a test goes in the folder of its layer, one of {where}")
+        item.add_marker(getattr(pytest.mark, folder))

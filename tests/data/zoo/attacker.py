@@ -1,4 +1,4 @@
-"""An attacker for tests/test_attacks.py: the scenario parameter ``mode`` picks its attack.
+"""An attacker for tests/sandbox/test_attacks.py: the scenario parameter ``mode`` picks its attack.
 
 Apart from the attack it plays exactly like the template (same bids from the same draws of
 ``self.rng``, same plan), so its match with ``mode = "none"`` is a normal match and the same match

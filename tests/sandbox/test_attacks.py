@@ -12,7 +12,7 @@ hits that process, never pytest. The destructive attacks are guarded (see the at
 unless the sandbox is on *and* really keeps the agent from signalling this process, they only target
 the referee process this test started and its descendants, and write at most 64 MiB to /tmp.
 
-``APDP_ZOO_SANDBOX_OFF=1 pytest tests/test_attacks.py`` plays every match with ``limits.sandbox =
+``APDP_ZOO_SANDBOX_OFF=1 pytest tests/sandbox/test_attacks.py`` plays every match with ``limits.sandbox =
 false``: the (guarded) attacks then succeed and most of these tests must fail, which shows that
 each check can see its attack.
 """

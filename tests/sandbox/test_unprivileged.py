@@ -21,8 +21,8 @@ from tests.paths import ROOT
 
 USER = os.environ.get("APDP_TEST_USER", "apdp-ci")
 #: The tests whose mechanisms depend on the user.
-FILES = ["tests/test_attacks.py", "tests/test_sandbox.py", "tests/test_hostile_replies.py",
-         "tests/test_agent_files.py", "tests/test_builds.py", "tests/test_kernel_memory.py"]
+FILES = [f"tests/sandbox/{name}.py" for name in ("test_attacks", "test_sandbox", "test_hostile_replies",
+                                                   "test_agent_files", "test_builds", "test_kernel_memory")]
 
 
 def test_every_attack_gains_nothing_for_a_user_who_is_not_root(tmp_path: Path) -> None:
