@@ -16,5 +16,7 @@ PROGRAMS = DATA / "programs"
 LOGIST = DATA / "logist"
 #: Java agents written for the Logist platform: a project, and sources that do not compile.
 JAVA = DATA / "java"
+#: Planning instances in the reference format, with the best plans known and their costs.
+INSTANCES = DATA / "pdp-instances.json"
 #: The clone's agent template (not the copy bundled in the package).
 TEMPLATE = ROOT / "agents" / "template.py"

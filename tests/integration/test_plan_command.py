@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from apdp.cli import app
 from apdp.cli.plan import load_instance
 from apdp.errors import UserError
-from apdp.game.plan import check_plans, plan_cost, plans_from_json
+from apdp.game.plan import Stop, check_plans, plan_cost, plan_from_stops, plans_from_json
 from apdp.scenario.networks import load_topology
+from tests.paths import INSTANCES
 
 INSTANCE: dict[str, Any] = {
     "name": "small",
@@ -61,14 +62,21 @@ def test_text_output_names_cost_and_vehicles(tmp_path: Path, backend: str) -> No
     assert "V0 from Paris" in out.stdout and "V1 from Lyon" in out.stdout
 
 
-def test_reads_the_reference_format() -> None:
-    reference = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pdp-instances.json"
-    if not reference.is_file():
-        pytest.skip("reference instances not available")
-    first = json.loads(reference.read_text(encoding="utf-8"))["instances"][0]
-    instance = load_instance_from(first)
-    assert len(instance.tasks) == len(first["tasks"])
+@pytest.mark.parametrize("data", json.loads(INSTANCES.read_text(encoding="utf-8"))["instances"],
+                         ids=lambda data: data["name"])
+def test_reads_the_reference_format_and_prices_its_best_plans_alike(data: dict[str, Any]) -> None:
+    instance = load_instance_from(data)
+    assert len(instance.tasks) == len(data["tasks"])
     assert instance.topology is load_topology("france")
+    tasks = {task.id: task for task in instance.tasks}
+    plans = [
+        plan_from_stops(instance.topology, vehicle,
+                        [Stop.pickup(tasks[i]) if kind == "pickup" else Stop.deliver(tasks[i]) for kind, i in stops])
+        for vehicle, stops in zip(instance.vehicles, data["best_known_stops"], strict=True)
+    ]
+    assert check_plans(instance.topology, instance.vehicles, plans, instance.tasks) == []
+    cost = sum(plan_cost(instance.topology, v, p) for v, p in zip(instance.vehicles, plans, strict=True))
+    assert cost == pytest.approx(data["best_known_cost"])  # the reference's validator's figure
 
 
 def load_instance_from(data: dict[str, Any]) -> Any:
