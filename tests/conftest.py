@@ -12,6 +12,9 @@ import pytest
 from apdp.agents.java.jdk import NoJdk, find_jdk
 from tests.chat import ChatServer, serve_chat
 
+#: pytester runs pytest on made-up folders (tests/integration/test_pytest_plugin.py).
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

@@ -29,6 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "tournament",              # many matches, their store and reports
     "cli",                     # the apdp command
     "__init__ testing",        # the faces users import
+    "pytest_plugin",           # apdp.testing as a pytest plugin
 ))
 
 
