@@ -70,10 +70,13 @@ TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test with its layer: the folder of tests/ it sits in."""
+    """Mark each test of tests/ with its layer: the folder it sits in. (Tests from elsewhere, such
+    as the agent checks of ``pytest --apdp-agent``, are not the project's.)"""
     for item in items:
         path = item.path.resolve()
-        folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else None
+        if not path.is_relative_to(TESTS):
+            continue
+        folder = path.relative_to(TESTS).parts[0]
         if folder not in LAYERS:
             where = ", ".join(f"tests/{layer}/" for layer in LAYERS)
             raise pytest.UsageError(f"{item.path}: a test goes in the folder of its layer, one of {where}")
