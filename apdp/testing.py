@@ -14,6 +14,10 @@ From pytest::
 
     def test_my_agent() -> None:
         assert_agent_ok("agents/me.py")
+
+apdp is also a pytest plugin (:mod:`apdp.pytest_plugin`, loaded wherever apdp is installed): the
+fixture ``apdp_check("agents/me.py")`` fails the test with the check's findings, one line each, and
+``pytest --apdp-agent agents/me.py`` checks an agent with no test file to write.
 """
 
 from apdp.check.config import CheckConfig

@@ -2,13 +2,14 @@
 agents that answer at once (the referee alone: process start, confinement, calls, validation,
 settlement), with the sandbox on and off, on one core as apdp plays a match (a tournament's
 worker, a Ray task, `apdp match`) and on any core (`play_match` called from a script), measured
-side by side (interleaved) in one run, with the referee's own CPU time per match; and the whole
-`apdp tournament` command (start-up, workers, store, exit included) per match, for 6 and for 90
-matches between agents that answer at once.
+side by side (interleaved) in one run, with the referee's own CPU time per match; what one reading
+of an agent's CPU time costs the referee; and the whole `apdp tournament` command (start-up,
+workers, store, exit included) per match, for 6 and for 90 matches between agents that answer at
+once.
 
 Goals on a 2-core machine: <= 0.035 s of overhead per match unconfined (the Java platform spends
-~0.35 s), confinement adding at most 20% to it; the referee's own time under 15 ms per match; the
-whole command for 6 matches under 1.2 s in all.
+~0.35 s), confinement adding at most 20% to it; the referee's own time under 15 ms per match; a CPU
+reading well under a millisecond; the whole command for 6 matches under 1.2 s in all.
 
     python bench/match_overhead.py [--matches 30] [--topology france] [--commands 3]
 """
@@ -29,6 +30,7 @@ import time
 from pathlib import Path
 
 from apdp.referee.match import play_match
+from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import Scenario, load_scenario
 
@@ -109,6 +111,28 @@ def round_trip_floor(core: int, trips: int = 5000) -> float:
     return used / trips
 
 
+def cpu_reading_cost(readings: int = 10000) -> tuple[float, float]:
+    """(wall, CPU) seconds per reading of a process's CPU time (apdp.sandbox.cpu), the referee's
+    cost for each call it reads (a call over a millisecond, and the auctions' end)."""
+    pid = os.fork()
+    if pid == 0:  # the metered process: asleep
+        time.sleep(60)
+        os._exit(0)
+    meter = CpuMeter.open(pid)
+    try:
+        if meter is None:
+            return float("nan"), float("nan")
+        start, used = time.perf_counter(), _cpu()
+        for _ in range(readings):
+            meter.sample()
+        return (time.perf_counter() - start) / readings, (_cpu() - used) / readings
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        if meter is not None:
+            meter.close()
+
+
 def whole_command(agents: int, runs: int, topology: str) -> list[float]:
     """Wall seconds of `apdp tournament --quiet` with ``agents`` instant agents (50 tasks, every
     core), each run into a fresh folder."""
@@ -150,6 +174,9 @@ def main() -> None:
     floor = round_trip_floor(ALL_CORES[-1])
     print(f"the floor on this machine now: a bare message round trip on one core costs {floor * 1e6:.1f} us of CPU,"
           f" {floor * 104 * 1000:.1f} ms for a 50-task match's 104 requests")
+    wall, cpu = cpu_reading_cost()
+    print(f"one reading of an agent's CPU time (/proc/PID/stat): {wall * 1e6:.1f} us, {cpu * 1e6:.1f} us of CPU "
+          "(goal: well under a millisecond)")
     print(f"whole `apdp tournament` command, instant agents, 50 tasks, every core, median of {args.commands}:")
     for agents, matches in ((3, 6), (10, 90)):
         seconds = statistics.median(whole_command(agents, args.commands, args.topology))

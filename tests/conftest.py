@@ -1,42 +1,19 @@
-"""Shared fixtures and checks: the hostile zoo, fast scenarios, one core per match."""
+"""Each test's layer, from its folder; and fixtures of every layer: a fixed key and core lock folder
+for the run, the scripted chat server, the compiled Java host's cache."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from apdp.scenario import Scenario, make_scenario
-from apdp.tournament.store import ResultsStore
+from apdp.agents.java.jdk import NoJdk, find_jdk
+from tests.chat import ChatServer, serve_chat
 
-ZOO = Path(__file__).parent / "zoo"
-TEMPLATE = Path(__file__).resolve().parent.parent / "agents" / "template.py"
-
-
-def folder_agent(parent: Path, name: str, code: str) -> Path:
-    """A Python agent folder ``parent/name``: ``agent.py`` holds ``code``, beside a copy of the
-    template (``from template import Template``: an agent file alone could not import it)."""
-    folder = parent / name
-    folder.mkdir(parents=True)
-    (folder / "agent.py").write_text(code)
-    shutil.copy(TEMPLATE, folder / "template.py")
-    return folder
-
-
-def fast_scenario(**fields: Any) -> Scenario:
-    """A short match with short time limits, for tests."""
-    data: dict[str, Any] = {"tasks": 8, "timeouts": {"setup": 2.0, "bid": 1.0, "plan": 2.0}}
-    data.update(fields)
-    return make_scenario(data)
-
-
-@pytest.fixture
-def zoo() -> Path:
-    return ZOO
+#: pytester runs pytest on made-up folders (tests/integration/test_pytest_plugin.py).
+pytest_plugins = ["pytester"]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,44 +33,51 @@ def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
-def assert_one_core_per_match(out: Path, matches: int) -> None:
-    """Both agents of each stored match bid (tests/zoo/core_bidder.py) the same single core."""
-    cores = os.sched_getaffinity(0)
-    store = ResultsStore.open(out)
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    """A scripted chat-completions server on loopback (tests/chat.py)."""
+    with serve_chat() as chat:
+        yield chat
+
+
+def _need_jdk() -> None:
+    """Skip without a JDK, saying why; except under CI (CI=true), where the Java tests must run."""
     try:
-        records = [store.record(m.key) for m in store.matches()]
-        bids = [{bid for auction in r["auctions"] for bid in auction["bids"]} for r in records if r is not None]
-    finally:
-        store.close()
-    assert len(bids) == matches
-    for match in bids:  # both agents of a match, at every auction, on the same single core
-        assert len(match) == 1, match
-        (bid,) = match
-        assert bid is not None and bid // 1000 == 1 and int(bid) % 1000 in cores, bid
+        find_jdk()
+    except NoJdk as exc:
+        if os.environ.get("CI") == "true":
+            raise  # CI installs a JDK: the Java tests must run there
+        pytest.skip(f"Java agents not tested: {exc}")
 
 
-#: Each test file's layer, a pytest marker (``pytest -m unit`` runs the rules, plans, seeds,
-#: schedules, statistics and store in seconds; ``-m "not browser and not java"`` skips the slow
-#: outside parts). Files not named here are ``integration``: they play real sandboxed matches.
-LAYERS = {
-    "unit": {
-        "test_baselines_budgets.py", "test_cli_help.py", "test_layers.py", "test_logist_course_bids.py",
-        "test_logist_draw.py",
-        "test_planning_insertion.py", "test_planning_search.py", "test_progress_lines.py", "test_report_differing.py",
-        "test_rules.py",
-        "test_shortest_paths.py", "test_standings.py", "test_topology.py", "test_tournament_store.py",
-    },
-    "sandbox": {
-        "test_attacks.py", "test_sandbox.py", "test_hostile_replies.py", "test_agent_files.py", "test_builds.py",
-        "test_kernel_memory.py", "test_unprivileged.py", "test_zoo.py", "test_cpu.py", "test_programs.py",
-    },
-    "browser": {"test_pages_browser.py"},
-    "java": {"test_java.py"},
-}
+@pytest.fixture(scope="session")
+def java_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The compiled Java host's cache for this run (not the user's): shared by the workers of the
+    run, so the host is compiled once. Skips without a JDK (:func:`_need_jdk`)."""
+    _need_jdk()
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if root.name.startswith("popen-gw") else root
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(shared / "java-cache"))
+        yield shared / "java-cache"
+
+
+#: The layers of the tests, each a folder of tests/ and the pytest marker of the tests in it:
+#: ``pytest -m unit`` runs in seconds; ``-m "not browser and not java"`` skips what needs Chromium
+#: or a JDK. Markers are registered in pyproject.toml (``--strict-markers``).
+LAYERS = ("unit", "sandbox", "integration", "browser", "java")
+TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test of tests/ with its layer: the folder it sits in. (Tests from elsewhere, such
+    as the agent checks of ``pytest --apdp-agent``, are not the project's.)"""
     for item in items:
-        name = item.path.name
-        layer = next((layer for layer, files in LAYERS.items() if name in files), "integration")
-        item.add_marker(getattr(pytest.mark, layer))
+        path = item.path.resolve()
+        if not path.is_relative_to(TESTS):
+            continue
+        folder = path.relative_to(TESTS).parts[0]
+        if folder not in LAYERS:
+            where = ", ".join(f"tests/{layer}/" for layer in LAYERS)
+            raise pytest.UsageError(f"{item.path}: a test goes in the folder of its layer, one of {where}")
+        item.add_marker(getattr(pytest.mark, folder))

@@ -1,0 +1,1 @@
+"""The HTML pages, opened in Chromium."""

@@ -1,0 +1,281 @@
+"""The replay and report pages in a real headless Chromium (driven by Playwright).
+
+Each page must load with no console error and no request but its own file; the replay's map has one
+marker per city and one line per road, and stepping to the end shows the record's profits; the
+report's table shows exactly the figures of ``--format json``; a report of 2,000 matches opens and
+pages through them (how long it takes to open is a figure of ``bench/pages.py``, whose budget is
+3 s: not a test's, on a machine that runs other tests at the same time). The browser is the
+system's Chromium (``apt-get install chromium``; or set APDP_CHROMIUM): without it these tests
+skip, except under CI (``CI`` set), where they fail.
+
+With ``APDP_SCREENSHOTS=DIR`` the screenshots shown in the README are written to DIR (``docs``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apdp.pages.replay import write_replay
+from apdp.referee.match import play_match
+from apdp.referee.record import RECORD_FORMAT
+from apdp.scenario import make_scenario
+from apdp.scenario.networks import load_topology
+from apdp.tournament.report import report
+from apdp.tournament.report_page import report_html
+from apdp.tournament.schedule import double_round_robin
+from apdp.tournament.store import ResultsStore
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 1050}
+
+
+def chromium() -> str | None:
+    """The Chromium to drive: $APDP_CHROMIUM, else the first on PATH."""
+    given = os.environ.get("APDP_CHROMIUM")
+    if given:
+        return given
+    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+
+
+def missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"the browser tests must run in CI, but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (pip install -e '.[test]')")
+    executable = chromium()
+    if executable is None:
+        missing("there is no Chromium on PATH (apt-get install chromium, or set APDP_CHROMIUM)")
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@dataclass
+class Watched:
+    """A page and everything it did that it should not have."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+
+def open_page(browser: Any, path: Path) -> Watched:
+    context = browser.new_context(viewport=VIEWPORT, service_workers="block")
+    page = context.new_page()
+    watched = Watched(page)
+    page.on("console", lambda m: watched.errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: watched.errors.append(str(e)))
+    page.on("requestfailed", lambda r: watched.errors.append(f"failed: {r.url}"))
+    page.on("request", lambda r: watched.requests.append(r.url))
+    page.goto(path.resolve().as_uri())
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
+    return watched
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    """Save a screenshot; also into $APDP_SCREENSHOTS for the README."""
+    shot = page.screenshot(full_page=False)
+    assert len(shot) > 10_000  # a real picture, not a blank page
+    (tmp_path / name).write_bytes(shot)
+    folder = os.environ.get("APDP_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / name).write_bytes(shot)
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+# -- the replay ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """A full-length match on France between two baselines that both win tasks."""
+    return play_match(make_scenario({"topology": "france", "seed": 11}), ["honest", "exp-cost-fixed-bid"])
+
+
+def test_replay_steps_to_the_records_profits(browser: Any, record: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "replay.html"
+    write_replay(record, path)
+    watched = open_page(browser, path)
+    page = watched.page
+    topology = load_topology("france")
+    assert page.locator("#map circle.city").count() == len(topology.cities)
+    assert page.locator("#map line.road").count() == len(topology.roads)
+    assert page.locator("#map g.vehicle").count() == sum(len(c["vehicles"]) for c in record["companies"])
+
+    page.click("#next")  # the first auction: its task, bids and winner
+    first = record["auctions"][0]
+    assert f"Task {first['task']}:" in page.inner_text("#now")
+    assert record["agents"][first["winner"]] in page.inner_text("#now .price")
+
+    last = int(page.get_attribute("#slider", "max"))
+    assert last > len(record["tasks"])  # the auction, then the plans step by step
+    steps = 1
+    while page.get_attribute("body", "data-end") != "1":
+        if steps == len(record["tasks"]) + 20:
+            screenshot(page, tmp_path, "replay.png")
+        page.click("#next")
+        steps += 1
+        assert steps <= last
+    assert steps == last
+    for c, profit in enumerate(record["result"]["profit"]):
+        cell = page.locator(f"#standing tr[data-company='{c}'] td.profit")
+        assert float(cell.get_attribute("data-value")) == pytest.approx(profit, abs=1e-6)
+        assert number(cell.inner_text()) == pytest.approx(profit, abs=0.005)
+        assert number(page.inner_text(f"#result-table tr[data-company='{c}'] td.final-profit")) == pytest.approx(
+            profit, abs=0.005)
+    assert "(end)" in page.inner_text("#position")
+    page.click("#first")
+    assert page.inner_text("#position") == "start"
+    assert watched.errors == []
+    assert watched.requests == [path.resolve().as_uri()]
+
+
+# -- the report ------------------------------------------------------------------------------
+
+FLAKY = '''\
+from apdp import Agent, Stop, plan_from_stops
+
+
+class Flaky(Agent):
+    """Bids its cost plus a margin, and raises on one task in five."""
+
+    def bid(self, task):
+        if task.id % 5 == 4:
+            raise RuntimeError("flaky on purpose")
+        vehicle = self.company.vehicles[0]
+        return self.topology.distance(task.pickup, task.delivery) * vehicle.cost_per_km + 300.0
+
+    def plan(self, vehicles, tasks):
+        stops = [s for t in tasks for s in (Stop.pickup(t), Stop.deliver(t))]
+        return [plan_from_stops(self.topology, vehicles[0], stops)] + [[] for _ in vehicles[1:]]
+'''
+
+STANDING_DECIMALS = {
+    "avg_wins": 2, "sd_wins": 2, "avg_losses": 2, "sd_losses": 2, "total_wins": 0, "total_losses": 0,
+    "draws": 0, "win_rate": 3, "faults": 0, "rating": 0, "rating_low": 0, "rating_high": 0, "matches": 0,
+}
+
+
+def apdp(args: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    from apdp.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["apdp", *args])
+    with pytest.raises(SystemExit) as info:
+        main()
+    return int(info.value.code or 0)
+
+
+def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
+
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "flaky.py").write_text(FLAKY)
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    config = make_config(topology="france", agents=["honest", "exp-cost-fixed-bid", "template", "flaky"], seed=3,
+                         overrides={"tasks": 10})
+    results = tmp_path / "results"
+    assert run_tournament(config, results, jobs=2, progress=False).played == 12
+    expected = json.loads(report([results], "json"))
+    page_path = tmp_path / "report.html"
+    assert apdp(["report", str(results), "--format", "html", "--out", str(page_path), "--replays"], monkeypatch) == 0
+
+    watched = open_page(browser, page_path)
+    page = watched.page
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == len(expected["agents"])
+    for k, agent in enumerate(expected["agents"]):
+        row = rows.nth(k)
+        assert row.get_attribute("data-agent") == agent["agent"]
+        for name, decimals in STANDING_DECIMALS.items():
+            cell = row.locator(f"td[data-field='{name}']")
+            assert float(cell.get_attribute("data-value")) == agent[name], name
+            assert number(cell.inner_text()) == pytest.approx(agent[name], abs=0.5 * 10**-decimals + 1e-9), name
+    n = len(expected["agents"])
+    assert page.locator("#ratings g.rating").count() == n
+    assert page.locator("#grid td.heat").count() == n * (n - 1)
+    assert page.locator("#profits g.box").count() == n
+    faults = page.locator("#faults-table tbody tr")
+    assert faults.count() == len(expected["faults"]) == 1
+    assert number(faults.nth(0).locator("td").last.inner_text()) == sum(expected["faults"]["flaky"].values())
+    assert page.locator("#matches tbody tr").count() == len(expected["matches"])
+    page.fill("#filter", "flaky")
+    assert page.locator("#matches tbody tr").count() == 6
+    assert page.inner_text("#match-count") == f"6 of {len(expected['matches'])} matches"
+    page.fill("#filter", "")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, tmp_path, "report.png")
+    assert watched.errors == []
+    assert watched.requests == [page_path.resolve().as_uri()]
+
+    link = page.locator("#matches a.replay").first
+    href = link.get_attribute("href")
+    assert (tmp_path / href).is_file()
+    replay = open_page(browser, tmp_path / href)
+    first = expected["matches"][0]
+    assert replay.page.locator("#standing tbody tr").count() == 2
+    assert first["agents"][0] in replay.page.inner_text("#title")
+    assert replay.errors == []
+
+
+def synthetic_store(folder: Path, matches: int) -> None:
+    """A results store of ``matches`` made-up matches (16 agents, 4 networks): results only."""
+    names = [f"agent-{k:02d}" for k in range(16)]
+    schedule = double_round_robin(names, ["france", "switzerland", "england", "netherlands"], 1, 3)[:matches]
+    rng = random.Random(0)
+    strength = {a: rng.uniform(-1, 1) for a in names}
+    store = ResultsStore.create_or_resume(folder, {"synthetic": True})
+    try:
+        for spec in schedule:
+            profit = [round(rng.gauss(2000 * strength[a], 3000), 1) for a in spec.agents]
+            faults = [{"agent": 1, "kind": rng.choice(["timeout", "exception"]), "phase": "bid", "task": 3,
+                       "message": "made up"}] if rng.random() < 0.03 else []
+            winner = 0 if faults else (None if profit[0] == profit[1] else int(profit[1] > profit[0]))
+            result = {"profit": profit, "winner": winner, "faults": faults}
+            store.add(spec, {"format": RECORD_FORMAT, "result": result})
+    finally:
+        store.close()
+
+
+def test_report_of_2000_matches_opens_and_pages_through_them(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 2000)
+    data = json.loads(report([tmp_path / "results"], "json"))
+    assert len(data["matches"]) == 2000
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    assert int(page.get_attribute("body", "data-open-ms")) >= 0  # drawn: the figure bench/pages.py reads
+    assert page.inner_text("#match-count") == "2000 of 2000 matches"
+    assert page.locator("#matches tbody tr").count() == 100  # a page of them at a time
+    page.click("#matches-next")
+    assert page.locator("#matches tbody tr").first.get_attribute("data-match") == "100"
+    assert page.locator("#standings tbody tr").count() == 16
+    assert page.locator("#grid td.heat").count() == 16 * 15
+    assert watched.errors == []

@@ -1,0 +1,84 @@
+"""A scripted chat-completions server on loopback: it speaks the OpenAI chat-completions API on
+127.0.0.1 (an ephemeral port) and answers from a script, never a real model."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from apdp.codegen.client import ChatClient
+
+
+@dataclass
+class ChatServer:
+    """A scripted chat-completions endpoint; each step is (status, body) or a reply text."""
+
+    url: str
+    script: list[tuple[int, str]] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+
+    def reply(self, text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> None:
+        body: dict[str, Any] = {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        }
+        if usage is not None:
+            body["usage"] = usage
+        self.script.append((200, json.dumps(body)))
+
+    def raw(self, status: int, body: str) -> None:
+        self.script.append((status, body))
+
+    def user_messages(self, k: int) -> list[str]:
+        """The user messages of request ``k``."""
+        return [m["content"] for m in self.requests[k]["messages"] if m["role"] == "user"]
+
+    def client(self, model: str = "test-model", **kw: Any) -> ChatClient:
+        """A chat client of this server that retries at once (no backoff)."""
+        return ChatClient(self.url, model, backoff=0.0, retries=kw.pop("retries", 2), **kw)
+
+
+@contextmanager
+def serve_chat() -> Iterator[ChatServer]:
+    """A :class:`ChatServer` answering on loopback until the block ends."""
+    state = ChatServer(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            state.requests.append(json.loads(self.rfile.read(length)))
+            state.headers.append(dict(self.headers))
+            if self.path != "/v1/chat/completions":
+                status, body = 404, '{"error": {"message": "not found"}}'
+            elif state.script:
+                status, body = state.script.pop(0)
+            else:
+                status, body = 400, '{"error": {"message": "the test script is exhausted"}}'
+            data = body.encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    try:
+        yield state
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)

@@ -1,0 +1,1 @@
+"""Real sandboxed matches, tournaments, reports and commands, played end to end."""

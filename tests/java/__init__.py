@@ -1,0 +1,1 @@
+"""Java agents for the Logist platform, compiled and played through a JDK."""

@@ -1,0 +1,1 @@
+"""The agents' sandbox: its limits, its confinement, and attacks that must gain nothing."""

@@ -1,0 +1,241 @@
+"""The sandbox's own checks: every protection is in force on this machine (CI's kind has Landlock,
+user namespaces and seccomp), and a record says which were off."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from apdp.cli import app
+from apdp.referee.match import play_match
+from apdp.referee.record import without_timing
+from apdp.sandbox import cgroup
+from apdp.sandbox import confine as confine_module
+from apdp.sandbox.confine import Confinement, confine
+from apdp.sandbox.protections import check, unprotected, warning
+from tests.matches import fast_scenario
+
+
+def test_every_protection_is_on_and_holds_when_tried() -> None:
+    results = check()
+    assert {p.name for p in results} >= {"read", "write", "disk", "signals", "ptrace", "network", "leftovers"}
+    assert [(p.name, p.status, p.detail) for p in results if p.status != "on"] == []
+    assert unprotected() == ()
+    assert warning() is None
+
+
+def test_apdp_sandbox_prints_each_protection() -> None:
+    result = CliRunner().invoke(app, ["sandbox", "--strict"])
+    assert result.exit_code == 0, result.output
+    assert "signalling other processes" in result.output
+    assert "21 on, 0 off, 0 failed" in result.output
+
+
+def test_a_record_lists_the_protections_that_were_off() -> None:
+    record = play_match(fast_scenario(tasks=2), ["template", "naive"], seed=1)
+    assert record["sandbox"] == {"unprotected": []}
+    assert "sandbox" not in without_timing(record)
+
+
+def test_confinement_does_not_change_play() -> None:
+    on = play_match(fast_scenario(tasks=10), ["honest", "naive"], seed=4)
+    off = play_match(fast_scenario(tasks=10, limits={"sandbox": False}), ["honest", "naive"], seed=4)
+    assert not on["result"]["faults"]
+    assert without_timing(on) == without_timing(off)
+
+
+def test_warning_names_what_is_off_in_one_line() -> None:
+    line = warning(["signal and abstract socket scoping (Landlock ABI < 6)", "system call filter"])
+    assert line is not None and "\n" not in line
+    assert "signal and abstract socket scoping" in line and "apdp sandbox" in line
+
+
+def test_the_private_folder_is_tmp_capped_and_the_agents_own(tmp_path: Path) -> None:
+    token = os.urandom(6).hex()
+    filler = tmp_path / "filler.py"
+    filler.write_text(
+        "import os\n"
+        "from apdp import Agent\n"
+        "class Filler(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        print('private', os.getcwd(), os.environ['HOME'], os.environ['TMPDIR'])\n"
+        "        try:\n"
+        "            for i in range(8):\n"
+        f"                with open(f'/tmp/fill-{token}-{{i}}', 'wb') as f:\n"
+        "                    f.write(b'x' * (16 << 20))\n"
+        "        except OSError as exc:\n"
+        "            print('stopped:', exc.strerror)\n"
+        "        try:\n"
+        "            open(__file__, 'a').close()\n"
+        "        except OSError as exc:\n"
+        "            print('own file:', exc.strerror)\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    record = play_match(fast_scenario(tasks=2, limits={"disk_mb": 32}), [str(filler), "template"], seed=1)
+    output = record["output"][0]
+    assert "private /tmp /tmp /tmp" in output  # cwd, $HOME and $TMPDIR
+    assert "stopped: No space left on device" in output
+    assert "own file: Read-only file system" in output
+    assert not record["result"]["faults"]
+    assert not list(Path("/tmp").glob(f"fill-{token}-*"))  # the host's /tmp saw none of it
+
+
+def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
+    """confine() in a forked child after ``patch`` (a machine without some mechanism); its report."""
+    private = tmp_path / "private"
+    private.mkdir()
+    pool = cgroup.Pool()  # as root, the process limit is a pids group the zygote would give
+    cgroup.assigned = pool.take(16, 256 << 20)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            patch()
+            off = confine(write_end, Confinement(__file__, str(private), 8 << 20, 16, 64, 1 << 20))
+            os.write(write_end, json.dumps(off).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    cgroup.assigned = None
+    pool.close()
+    return list(json.loads(data))
+
+
+def test_a_machine_without_landlock_or_user_namespaces_still_plays_and_says_so(tmp_path: Path) -> None:
+    def no_mechanisms() -> None:
+        def refuse(flags: int) -> None:
+            raise OSError(1, "unshare: Operation not permitted")
+
+        confine_module.landlock.abi_version = lambda: 0  # type: ignore[method-assign]
+        confine_module.unshare = refuse
+        confine_module.seccomp.supported = lambda: False  # type: ignore[method-assign]
+
+    off = _confine_in_child(tmp_path, no_mechanisms)
+    assert any("Landlock missing" in o for o in off)
+    assert any("size cap" in o for o in off)
+    assert any("system call filter" in o for o in off)
+    line = warning(off)
+    assert line is not None and "\n" not in line
+
+
+def test_this_machine_reports_nothing_off(tmp_path: Path) -> None:
+    assert _confine_in_child(tmp_path, lambda: None) == []
+
+
+def test_a_tournament_says_once_which_protections_its_records_found_off() -> None:
+    from apdp.tournament.sandbox_notice import SandboxNotice
+    from apdp.tournament.schedule import MatchSpec
+
+    said: list[str] = []
+    notice = SandboxNotice(said.append)
+    match = MatchSpec("france", 0, 1, ("a", "b"))
+    notice.on_match_finished(match, {"sandbox": {"unprotected": []}})
+    assert said == []
+    for _ in range(3):
+        notice.on_match_faulted(match, {"sandbox": {"unprotected": ["system call filter (no seccomp table)"]}})
+    assert len(said) == 1 and "system call filter" in said[0] and "apdp sandbox" in said[0]
+
+
+PONDERER = '''
+import threading
+import time
+
+from apdp import Agent, Stop, plan_from_stops
+
+stamps = []
+
+
+def _ponder():
+    while True:
+        stamps.append(time.monotonic())
+        time.sleep(0.002)
+
+
+class Ponderer(Agent):
+    """Leaves a thread running that notes the time every 2 ms; bids 1000 plus the longest pause of
+    that thread, in ms, since this agent's previous bid ended."""
+
+    ended = None
+
+    def bid(self, task):
+        now = time.monotonic()
+        if self.ended is None:
+            threading.Thread(target=_ponder, daemon=True).start()
+            pause = 0.0
+        else:
+            times = [self.ended, *(s for s in stamps[-5000:] if self.ended < s < now), now]
+            pause = max(later - earlier for earlier, later in zip(times, times[1:]))
+        self.ended = time.monotonic()
+        return 1000.0 + round(pause * 1000)
+
+    def plan(self, vehicles, tasks):
+        stops = [s for t in tasks for s in (Stop.pickup(t), Stop.deliver(t))]
+        return [plan_from_stops(self.topology, vehicles[0], stops)] + [[] for _ in vehicles[1:]]
+'''
+
+SLOW = '''
+import time
+
+from apdp import Agent
+
+
+class Slow(Agent):
+    def bid(self, task):
+        time.sleep(0.5)
+        return None
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+
+def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -> None:
+    """Confined, the ponderer is stopped from its reply until its next request, the whole time its
+    opponent sleeps (0.5 s): its thread pauses that long, however busy the machine. Not confined,
+    the thread goes on ticking: its longest pause is a scheduling delay, far shorter."""
+    (tmp_path / "ponderer.py").write_text(PONDERER)
+    (tmp_path / "slow.py").write_text(SLOW)
+    agents = [str(tmp_path / "ponderer.py"), str(tmp_path / "slow.py")]
+    paused = {}
+    for sandbox in (True, False):
+        record = play_match(fast_scenario(tasks=3, limits={"sandbox": sandbox}), agents, seed=2)
+        assert not record["result"]["faults"], record["result"]["faults"]
+        paused[sandbox] = [a["bids"][0] - 1000 for a in record["auctions"][1:]]  # ms
+    assert min(paused[True]) >= 450, paused  # 500 ms, less what a stop signal may take to land
+    assert max(paused[False]) < 250, paused
+
+
+@pytest.mark.parametrize("controller", ["pids", "memory"])
+def test_groups_of_dead_zygotes_are_removed_and_never_collide(controller: str) -> None:
+    base = cgroup._base(controller)
+    if os.getuid() != 0 or base is None:
+        pytest.skip(f"{controller} groups are for a root referee with a writable {controller} cgroup")
+    dead = os.fork()
+    if dead == 0:  # pragma: no cover
+        os._exit(0)
+    os.waitpid(dead, 0)
+    leftover = Path(base, f"apdp-{dead}-1")  # a zygote killed outright leaves its empty group
+    leftover.mkdir()
+    taken = Path(base, f"apdp-{os.getpid()}-1")  # a dead zygote that had this process's pid
+    taken.mkdir()
+    pool = cgroup.Pool()
+    try:
+        assert not leftover.exists()
+        group = pool.take(8, 128 << 20)
+        assert group is not None
+        mine = getattr(group, controller)
+        assert mine is not None and Path(mine) != taken and Path(mine).parent == Path(base)
+    finally:
+        pool.close()
+        taken.rmdir()
