@@ -15,7 +15,16 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
-from apdp.agents.protocol import ProtocolError, decode, encode, read_bid, read_ok, read_plans, setup_message
+from apdp.agents.protocol import (
+    PROTOCOL,
+    ProtocolError,
+    decode,
+    encode,
+    read_bid,
+    read_ok,
+    read_plans,
+    setup_message,
+)
 from apdp.game.agent import Agent
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
@@ -34,7 +43,7 @@ class ProgramAgent(Agent):
 
     def __init__(self, program: AgentProgram, seed: int) -> None:
         self._program = program
-        self._seed = seed
+        self.seed = seed  # given to the program at setup
         self._process: subprocess.Popen[bytes] | None = None
         self._to: IO[bytes] | None = None
         self._from: IO[bytes] | None = None
@@ -57,8 +66,13 @@ class ProgramAgent(Agent):
             raise ProtocolError(f"reply to {message['type']!r} longer than {MAX_LINE} bytes")
         return decode(line, str(message["type"]))
 
-    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+    def start(self) -> None:
+        """Start the program. One with ``ready = true`` in its agent.toml is started with
+        ``APDP_READY_LINE=1`` and must first write ``{"ready": "apdp-agent/1"}``: it is waited for
+        here, so that the referee times the program's setup from then on."""
         env = dict(os.environ, APDP_AGENT_DIR=str(self._program.folder))
+        if self._program.ready:
+            env["APDP_READY_LINE"] = "1"
         try:
             self._process = subprocess.Popen(
                 self._program.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=2,
@@ -67,8 +81,18 @@ class ProgramAgent(Agent):
         except OSError as exc:
             raise ProgramError(f"cannot start {self._program.command[0]!r}: {exc.strerror}") from None
         self._to, self._from = self._process.stdin, self._process.stdout
+        if self._program.ready:
+            line = self._from.readline(MAX_LINE)
+            reply = decode(line, "its start") if line.endswith(b"\n") or not line else {}
+            if reply.get("ready") != PROTOCOL:
+                raise ProtocolError(f'its agent.toml says ready = true, but its first line is not {{"ready": '
+                                    f'"{PROTOCOL}"}}: {line[:80]!r}')
+
+    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+        if self._process is None:
+            self.start()
         message = setup_message(
-            agent_id=self.agent_id, agents=self.agents, seed=self._seed, params=dict(self.params),
+            agent_id=self.agent_id, agents=self.agents, seed=self.seed, params=dict(self.params),
             timeouts=dict(self.timeouts), topology=topology, distribution=distribution, company=company,
         )
         read_ok(self._request(message), "setup")

@@ -206,19 +206,26 @@ def _send(conn: Connection, reply: dict[str, Any]) -> None:
     conn.send_bytes(data)
 
 
-def _new_agent(req: SetupRequest) -> Agent:
-    path = Path(req.path)
-    if not is_program(path):
-        return load_agent_class(path)()
+def _program_agent(path: Path, seed: int) -> ProgramAgent:
     try:
         program = read_program(path)
     except ProgramError as exc:
         raise AgentLoadError(str(exc)) from None
-    return ProgramAgent(program, req.seed)
+    return ProgramAgent(program, seed)
 
 
-def _setup(req: SetupRequest) -> Agent:
-    agent = _new_agent(req)
+def _new_agent(req: SetupRequest, started: ProgramAgent | None) -> Agent:
+    path = Path(req.path)
+    if not is_program(path):
+        return load_agent_class(path)()
+    if started is not None:  # started by the "start" request
+        started.seed = req.seed
+        return started
+    return _program_agent(path, req.seed)
+
+
+def _setup(req: SetupRequest, started: ProgramAgent | None = None) -> Agent:
+    agent = _new_agent(req, started)
     agent.topology = req.topology
     agent.distribution = req.distribution
     agent.company = req.company
@@ -247,6 +254,8 @@ class _Session:
         self.broken = broken
         self.agent: Agent | None = None
         self.agent_file = ""
+        #: An agent program started before its setup (the "start" request), not yet set up.
+        self.started: ProgramAgent | None = None
 
     def answer(self, method: str, args: Any) -> dict[str, Any]:
         """The reply to one call; an agent's own error is a fault reply, never raised."""
@@ -264,12 +273,19 @@ class _Session:
             req: SetupRequest = args
             self.agent_file = str(Path(req.path).resolve())
             try:
-                agent = self.agent = _setup(req)
+                agent = self.agent = _setup(req, self.started)
             except AgentLoadError as exc:
                 return {"fault": "exception", "message": str(exc), "load": True}
             reply = {"ok": None, "unprotected": self.off}
             if isinstance(agent, ProgramAgent) and agent.pid is not None:
                 reply["program_pid"] = agent.pid
+        elif method == "start":  # an agent program's start, before its setup (timed apart from it)
+            try:
+                self.started = _program_agent(Path(str(args)), 0)
+            except AgentLoadError as exc:
+                return {"fault": "exception", "message": str(exc), "load": True}
+            self.started.start()
+            reply = {"ok": None}
         elif method == "unprotected":  # apdp sandbox
             reply = {"ok": None, "unprotected": self.off}
         elif method == "build":  # an agent program's build, confined like the agent
