@@ -2,8 +2,9 @@
 
 ``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
 checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
-winner. Every number must be finite and within its range (bids by the bid rule, at most
-:data:`apdp.game.auction.MAX_BID`; figures at most :data:`MAX_FIGURE` in size). It returns every problem
+winner. Every number must be finite and within its range (bids by the record's bid rule, ``bids``:
+apdp's or the Logist platform's, see :func:`apdp.game.auction.check_bid`; figures at most
+:data:`MAX_FIGURE` in size). It returns every problem
 found, in plain words. The record of a match the referee could not finish is no valid record: it
 says why.
 """
@@ -18,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from apdp.errors import UserError
-from apdp.game.auction import check_bid, lowest_bidders
+from apdp.game.auction import BidRule, check_bid, lowest_bidders
 from apdp.game.company import Company, Vehicle
 from apdp.game.fault import PHASES, FaultKind
 from apdp.game.plan import check_plans, company_cost, plans_from_json
@@ -26,8 +27,8 @@ from apdp.game.task import Task
 from apdp.game.topology import TopologyError
 from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
 
-#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
-MAX_FIGURE = 1e18
+#: The largest size of any figure of a record (revenues of a long match of Logist bids up to 2**63).
+MAX_FIGURE = 1e24
 
 
 def _in_range(value: int | float) -> int | float:
@@ -103,6 +104,7 @@ class _Record(BaseModel):
     result: _Result
     network: dict[str, Any] | None = None
     ties: Literal["random", "first"] = "random"
+    bids: BidRule = "apdp"
 
 
 class UnreadableRecord(UserError):
@@ -199,7 +201,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"{label}: {len(auction.bids)} bids for {n} agents")
             continue
         for i, bid in enumerate(auction.bids):
-            problem = check_bid(bid)
+            problem = check_bid(bid, rec.bids)
             if problem:
                 problems.append(f"{label}: agent {i}: {problem}")
         low = lowest_bidders(auction.bids)

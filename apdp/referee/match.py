@@ -265,6 +265,8 @@ class _Referee:
             record["network"] = network
         if self.scenario.ties == "first":
             record["ties"] = "first"
+        if self.scenario.bids != "apdp":
+            record["bids"] = self.scenario.bids
         return record
 
     def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:
@@ -350,7 +352,7 @@ class _Referee:
             self.fault(seat, FaultKind.BAD_BID, "bid", task,
                        reply.message if isinstance(reply, NotAValue) else "no bid")
             return None
-        problem = check_bid(reply.value)
+        problem = check_bid(reply.value, self.scenario.bids)
         if problem is not None:
             self.fault(seat, FaultKind.BAD_BID, "bid", task, problem)
             return None

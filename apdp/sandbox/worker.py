@@ -138,7 +138,7 @@ def _bid_to_json(value: object) -> Any:
         except (OverflowError, ValueError):  # a huge int or Fraction; Decimal("sNaN")
             return {"bad": f"a bid must be a finite number up to {MAX_BID_TEXT}, got {type(value).__name__} "
                            f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"}
-        problem = check_bid(number)
+        problem = check_bid(number, "logist")  # the widest rule: the referee applies the match's
         return {"bad": problem} if problem else {"bid": number}
     return {"bad": f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"}
 

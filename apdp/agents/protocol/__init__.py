@@ -107,7 +107,7 @@ def read_bid(reply: dict[str, Any]) -> float | None:
         return None
     if isinstance(bid, bool) or not isinstance(bid, int | float):
         raise ProtocolError(f"a bid must be a number or null, got {json.dumps(bid)[:40]}")
-    problem = check_bid(bid)  # the game's one bid rule
+    problem = check_bid(bid, "logist")  # the widest rule: the referee applies the match's
     if problem:
         raise ProtocolError(problem)
     return float(bid)
