@@ -86,7 +86,7 @@ LAYERS = {
         "test_kernel_memory.py", "test_unprivileged.py", "test_zoo.py", "test_cpu.py", "test_programs.py",
     },
     "browser": {"test_pages_browser.py"},
-    "java": {"test_java.py"},
+    "java": {"test_java.py", "test_logist_api.py"},
 }
 
 

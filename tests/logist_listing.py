@@ -133,7 +133,8 @@ def _member(line: str, owner: TypeDecl) -> Member:
     params = params.rsplit(")", 1)[0]
     param_list = tuple(split_top(params))
     if head == owner.name:
-        return Member(line.strip(), "constructor", tuple(modifiers), type_params, "", "<init>", param_list, throws, None)
+        return Member(line.strip(), "constructor", tuple(modifiers), type_params, "", "<init>", param_list, throws,
+                      None)
     type_, name = head.rsplit(" ", 1)
     return Member(line.strip(), "method", tuple(modifiers), type_params, type_, name, param_list, throws, None)
 
@@ -378,7 +379,7 @@ def stub_sources(types: Sequence[TypeDecl]) -> dict[str, str]:
             sources[f"{parent.replace('.', '/')}.java"] = (
                 f"package {package};\n\nabstract class {simple} {{\n    {simple}() {{}}\n}}\n"
             )
-        lines = [f"package {t.package};", ""] + _type_source(t, by_name, nested, "", top=True)
+        lines = [f"package {t.package};", "", *_type_source(t, by_name, nested, "", top=True)]
         sources[f"{t.name.replace('.', '/')}.java"] = "\n".join(lines) + "\n"
     return sources
 
@@ -481,30 +482,93 @@ def references(data: bytes) -> set[MemberKey]:
     return out
 
 
+def declarations(data: bytes) -> tuple[str, list[str], list[tuple[str, str]]]:
+    """A class file's name, its super class and interfaces, and the methods it declares (name,
+    descriptor)."""
+    pool, at = _constant_pool(data)
+
+    def utf8(index: int) -> str:
+        return str(pool[index][1])
+
+    def class_name(index: int) -> str:
+        return utf8(int(pool[index][1]))  # type: ignore[call-overload]
+
+    _, this, parent = struct.unpack_from(">HHH", data, at)
+    at += 6
+    (count,) = struct.unpack_from(">H", data, at)
+    supers = [class_name(parent)] if parent else []
+    supers += [class_name(struct.unpack_from(">H", data, at + 2 + 2 * k)[0]) for k in range(count)]
+    at += 2 + 2 * count
+    methods = []
+    for kind in ("fields", "methods"):
+        (count,) = struct.unpack_from(">H", data, at)
+        at += 2
+        for _ in range(count):
+            _, name, descriptor, attributes = struct.unpack_from(">HHHH", data, at)
+            at += 8
+            for _ in range(attributes):
+                (length,) = struct.unpack_from(">I", data, at + 2)
+                at += 6 + length
+            if kind == "methods":
+                methods.append((utf8(name), utf8(descriptor)))
+    return class_name(this), supers, methods
+
+
 def covered(class_files: Iterable[bytes], types: Sequence[TypeDecl]) -> set[MemberKey]:
-    """The listed members that ``class_files`` use: a reference counts for the listed member it
-    resolves to, through the listed super types (``Agent.name()`` is ``AgentStatistics.name()``)."""
+    """The listed members that ``class_files`` use: a field or method they refer to (the listed
+    member it resolves to, through the listed super types: ``Agent.name()`` is
+    ``AgentStatistics.name()``), or a listed method they implement (``AuctionBehavior.askPrice``).
+    Constants (``Measures.DISTANCE_UNITS_PER_KM``) are folded into the code that reads them and are
+    never found."""
     keys = member_keys(types)
     by_name = {t.internal: t for t in types}
+    files = list(class_files)
+    agent_supers = {name: supers for name, supers, _ in (declarations(d) for d in files)}
 
-    def supers(internal: str) -> list[str]:
+    def supers_of(internal: str) -> list[str]:
         t = by_name.get(internal)
         if t is None:
-            return []
+            return agent_supers.get(internal, [])
         return [s.split("<")[0].replace(".", "/") for s in (*t.extends, *t.implements)]
 
+    def resolve(owner: str, name: str, descriptor: str) -> MemberKey | None:
+        todo, seen = [owner], set()
+        while todo:
+            current = todo.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            key = MemberKey(current, name, descriptor)
+            if key in keys:
+                return key
+            todo += supers_of(current)
+        return None
+
     found: set[MemberKey] = set()
-    for data in class_files:
+    for data in files:
         for ref in references(data):
-            todo, seen = [ref.owner], set()
-            while todo:
-                owner = todo.pop(0)
-                if owner in seen:
-                    continue
-                seen.add(owner)
-                key = MemberKey(owner, ref.name, ref.descriptor)
-                if key in keys:
+            key = resolve(ref.owner, ref.name, ref.descriptor)
+            if key is not None:
+                found.add(key)
+        _, supers, methods = declarations(data)
+        for method, descriptor in methods:
+            if method == "<init>":
+                continue
+            for parent in supers:
+                key = resolve(parent, method, descriptor)
+                if key is not None:
                     found.add(key)
-                    break
-                todo += supers(owner)
     return found
+
+
+def unreachable(types: Sequence[TypeDecl]) -> set[MemberKey]:
+    """Listed members no agent can use: constants (folded into the code that reads them) and the
+    members of public types nested in a type that is not public (``logist.ScoreBoard$Game``)."""
+    listed = {t.name for t in types}
+    out = set()
+    for key, t in member_keys(types).items():
+        member = next(m for m in t.members if m.name == key.name and not _is_bridge(m, t))
+        constant = member.kind == "field" and member.value is not None
+        if constant or (t.outer is not None and t.outer not in listed):
+            out.add(key)
+    return out

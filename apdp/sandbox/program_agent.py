@@ -82,6 +82,7 @@ class ProgramAgent(Agent):
             raise ProgramError(f"cannot start {self._program.command[0]!r}: {exc.strerror}") from None
         self._to, self._from = self._process.stdin, self._process.stdout
         if self._program.ready:
+            assert self._from is not None
             line = self._from.readline(MAX_LINE)
             reply = decode(line, "its start") if line.endswith(b"\n") or not line else {}
             if reply.get("ready") != PROTOCOL:

@@ -53,7 +53,8 @@ class Library:
 
 
 LIBRARIES = (
-    Library("the colt library", "libcolt-free-java", "colt.jar", ("cern/colt/", "cern/jet/", "cern/clhep/", "hep/aida/")),
+    Library("the colt library", "libcolt-free-java", "colt.jar",
+            ("cern/colt/", "cern/jet/", "cern/clhep/", "hep/aida/")),
     Library("Apache Commons Math", "libcommons-math-java", "commons-math.jar", ("org/apache/commons/math/",)),
     Library("JDOM", "libjdom1-java", "jdom1.jar", ("org/jdom/",)),
 )

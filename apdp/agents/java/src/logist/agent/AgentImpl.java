@@ -88,10 +88,14 @@ public abstract class AgentImpl implements VehicleController {
 
     abstract void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution);
 
-    /** Begin a round with {@code tasks}: the vehicles go home and the agent plans (see the class's comment). */
+    /**
+     * Begin a round with {@code tasks}: the vehicles go home, sharing a copy of the set (a task one
+     * picks up is gone for the others), and the agent plans (see the class's comment).
+     */
     public void beginRound(TaskSet tasks) {
+        TaskSet pool = TaskSet.copyOf(tasks);
         for (VehicleImpl vehicle : vehicles) {
-            vehicle.beginRound(tasks);
+            vehicle.beginRound(pool);
         }
         planRound(tasks);
     }

@@ -28,7 +28,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
     private final Info info = new Info();
     private VehicleController controller;
     private TaskSet carried = TaskSet.create(new Task[0]);
-    private TaskSet available = TaskSet.create(new Task[0]);
+    private TaskSet available;
     private Action pending;
     private long distanceUnits;
     private long reward;
@@ -51,7 +51,9 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
 
     /**
      * A new round: the vehicle is back at its home city, carrying nothing, and may pick up the tasks
-     * of {@code tasks} (null: any); its distance and reward go on counting.
+     * of {@code tasks} (null: any). The set is shared, not copied: a task a vehicle picks up is
+     * removed from it, so that vehicles given the same set never take a task twice. Its distance and
+     * reward go on counting.
      */
     public void beginRound(TaskSet tasks) {
         current = home;
@@ -141,6 +143,9 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
             return Boolean.FALSE;
         }
         carried.add(task);
+        if (available != null) {
+            available.remove(task);
+        }
         if (controller != null) {
             controller.notifyPickup(task);
         }
