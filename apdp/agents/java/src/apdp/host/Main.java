@@ -109,6 +109,7 @@ public final class Main {
             }
         });
         if ("1".equals(System.getenv("APDP_READY_LINE"))) {
+            preload();
             Map<String, Object> ready = new LinkedHashMap<>();
             ready.put("ready", PROTOCOL);
             send(ready);
@@ -138,6 +139,29 @@ public final class Main {
         }
         protocol.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * The classes the host needs to set up any agent, loaded and initialised before its ready line:
+     * loading them is the platform's start, not the agent's setup. None of the agent's code runs.
+     */
+    private static final String[] HOST_CLASSES = {
+        "apdp.host.Json", "apdp.host.HostAgent", "apdp.host.HostVehicle", "apdp.host.Hooks",
+        "logist.LogistPlatform", "logist.LogistSettings", "logist.LogistSettings$TimeoutKey",
+        "logist.LogistSettings$SizeKey", "logist.Measures", "logist.topology.Topology",
+        "logist.topology.Topology$Builder", "logist.topology.Topology$City", "logist.task.Task",
+        "logist.task.TaskSet", "logist.task.DefaultTaskDistribution", "logist.plan.Plan",
+        "logist.plan.Action$Move", "logist.plan.Action$Pickup", "logist.plan.Action$Delivery",
+    };
+
+    private static void preload() {
+        for (String name : HOST_CLASSES) {
+            try {
+                Class.forName(name, true, Main.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("apdp's host misses " + name, e);
+            }
+        }
     }
 
     private void send(Object reply) {

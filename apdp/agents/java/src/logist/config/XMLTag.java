@@ -69,7 +69,7 @@ public class XMLTag {
     /**
      * {@code value} converted to {@code type}: a String (as it is); a number, boolean or character
      * (primitive or boxed; surrounding spaces ignored; an integer type also takes a whole decimal
-     * such as {@code 3.0}); an enum constant (by name, in any case); a {@code java.awt.Color}
+     * such as {@code 3.0}; a boolean is true for {@code true} in any case, else false); an enum constant (by name, in any case); a {@code java.awt.Color}
      * ({@code #rrggbb}); else any type with a static {@code valueOf(String)} or a constructor from a
      * String. ParserException when it does not convert.
      */
@@ -108,10 +108,7 @@ public class XMLTag {
                 return (T) Float.valueOf(text);
             }
             if (boxed == Boolean.class) {
-                if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
-                    throw new IllegalArgumentException("not a boolean");
-                }
-                return (T) Boolean.valueOf(text);
+                return (T) Boolean.valueOf(text); // as Java reads it: true in any case, anything else false
             }
             if (boxed == Character.class) {
                 if (text.length() != 1) {
