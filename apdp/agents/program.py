@@ -1,5 +1,7 @@
 """Agent programs: an agent folder with an ``agent.toml`` that names the command to run it (any
-language, speaking the ``apdp-agent/1`` protocol) and, optionally, a build command.
+language, speaking the ``apdp-agent/1`` protocol) and, optionally, a build command, and whether the
+program says when it has started (``ready = true``: its start, up to :data:`START_TIMEOUT`, is not
+counted in its setup; docs/protocol.md).
 
 The build runs in the sandbox like the agent (it may write only ``{dir}/.build``), once, and again
 whenever a file of the folder changes; the referee keeps the sources' signature in
