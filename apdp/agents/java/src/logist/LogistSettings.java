@@ -43,7 +43,11 @@ public class LogistSettings {
         PLAN
     }
 
-    /** Files: the configuration the platform was started with, and the history it writes. */
+    /**
+     * Files: the configuration the platform was started with (by default the course's
+     * {@code config/auction.xml}; apdp's host writes no configuration file, only the settings files)
+     * and the history it writes (null unless set: apdp writes none).
+     */
     public enum FileKey {
         CONFIGURATION, HISTORY
     }
