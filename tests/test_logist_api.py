@@ -5,7 +5,8 @@ from the listing alone, from a jar, and both play Python baselines in a tourname
 source tree with all four exercises (tests/java/course) installs its auction agent; the platform's
 libraries, time limits (plus 1%), setup timing and negative bids.
 
-Without a JDK these tests are skipped, saying why, except under CI (CI=true), where they must run.
+Without a JDK or the platform's libraries (Debian's libcolt-free-java, libcommons-math-java,
+libjdom1-java) these tests are skipped, saying why, except under CI (CI=true), where they must run.
 """
 
 from __future__ import annotations
@@ -32,17 +33,23 @@ HERE = Path(__file__).parent
 API = HERE / "java" / "api" / "src"
 COURSE = HERE / "java" / "course"
 CONFIGURATION = HERE / "logist" / "config" / "auction_switzerland.xml"
-LIBRARIES = [Path("/usr/share/java") / jar for jar in ("colt.jar", "commons-math.jar", "jdom1.jar")]
 
 
 def _need_jdk() -> Path:
-    """The JDK's bin folder (skips without a JDK, except under CI)."""
+    """The JDK's bin folder (skips without a JDK or the platform's libraries, except under CI)."""
+    from apdp.agents.java.libraries import LIBRARIES
+
     try:
-        return find_jdk().javac.parent
+        jdk = find_jdk()
     except NoJdk as exc:
         if os.environ.get("CI") == "true":
             raise
         pytest.skip(f"Java agents not tested: {exc}")
+    missing = [lib.package for lib in LIBRARIES if not lib.installed]
+    if missing and os.environ.get("CI") != "true":
+        pytest.skip(f"Java agents not tested: the Logist platform's libraries are missing (apt-get install "
+                    f"{' '.join(missing)})")
+    return jdk.javac.parent
 
 
 @pytest.fixture(scope="session")
@@ -80,7 +87,9 @@ def stub_built(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> di
     jdk_bin = _need_jdk()
     root = tmp_path_factory.mktemp("stub")
     stub = build_stub_jar(jdk_bin, root / "logist-stub.jar")
-    libraries = [lib for lib in LIBRARIES if lib.is_file()]
+    from apdp.agents.java.libraries import class_path
+
+    libraries = class_path()
     everything = _jar(_javac(jdk_bin, [stub], API, root / "everything"), root / "everything.jar")
     group = _jar(_javac(jdk_bin, [stub, *libraries], COURSE / "src", root / "course"), root / "group07.jar")
     return {"stub": stub, "everything": everything, "everything-classes": root / "everything", "group": group}
