@@ -41,13 +41,20 @@ def server() -> Iterator[ChatServer]:
 
 
 def _need_jdk() -> None:
-    """Skip without a JDK, saying why; except under CI (CI=true), where the Java tests must run."""
+    """Skip without a JDK or the Logist platform's libraries, saying why; except under CI (CI=true),
+    where the Java tests must run."""
+    from apdp.agents.java.libraries import LIBRARIES
+
     try:
         find_jdk()
     except NoJdk as exc:
         if os.environ.get("CI") == "true":
             raise  # CI installs a JDK: the Java tests must run there
         pytest.skip(f"Java agents not tested: {exc}")
+    missing = [lib.package for lib in LIBRARIES if not lib.installed]
+    if missing and os.environ.get("CI") != "true":  # CI installs them too
+        pytest.skip(f"Java agents not tested: the Logist platform's libraries are missing (apt-get install "
+                    f"{' '.join(missing)})")
 
 
 @pytest.fixture(scope="session")

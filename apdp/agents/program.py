@@ -1,5 +1,7 @@
 """Agent programs: an agent folder with an ``agent.toml`` that names the command to run it (any
-language, speaking the ``apdp-agent/1`` protocol) and, optionally, a build command.
+language, speaking the ``apdp-agent/1`` protocol) and, optionally, a build command, and whether the
+program says when it has started (``ready = true``: its start, up to :data:`START_TIMEOUT`, is not
+counted in its setup; docs/protocol.md).
 
 The build runs in the sandbox like the agent (it may write only ``{dir}/.build``), once, and again
 whenever a file of the folder changes; the referee keeps the sources' signature in
@@ -19,6 +21,9 @@ from pathlib import Path
 
 #: The file that makes a folder an agent program.
 PROGRAM_FILE = "agent.toml"
+#: The longest a program that announces its start (``ready = true``) may take to start, in seconds;
+#: that time is not counted in its setup (docs/protocol.md).
+START_TIMEOUT = 10.0
 #: Where a build writes (the only place it may).
 BUILD_DIR = ".build"
 _SIGNATURE_FILE = ".apdp-sources"
@@ -39,6 +44,8 @@ class AgentProgram:
     command: tuple[str, ...]
     build: tuple[str, ...] | None
     build_timeout: float
+    #: The program writes a ready line once it runs, before its first request (``ready = true``).
+    ready: bool = False
 
     @property
     def build_dir(self) -> Path:
@@ -66,16 +73,20 @@ def read_program(folder: Path) -> AgentProgram:
         raise ProgramError(f"{path}: cannot read ({exc.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ProgramError(f"{path}: not valid TOML ({exc})") from None
-    unknown = set(data) - {"command", "build", "build_timeout"}
+    unknown = set(data) - {"command", "build", "build_timeout", "ready"}
     if unknown:
-        raise ProgramError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; use command, build, build_timeout")
+        raise ProgramError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; use command, build, build_timeout, "
+                           "ready")
     if "command" not in data:
         raise ProgramError(f'{path}: no command; add e.g. command = ["python3", "{{dir}}/agent.py"]')
     timeout = data.get("build_timeout", 300)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise ProgramError(f"{path}: build_timeout must be a positive number of seconds")
     build = _argv(data["build"], "build", folder) if "build" in data else None
-    return AgentProgram(folder, _argv(data["command"], "command", folder), build, float(timeout))
+    ready = data.get("ready", False)
+    if not isinstance(ready, bool):
+        raise ProgramError(f"{path}: ready must be true or false")
+    return AgentProgram(folder, _argv(data["command"], "command", folder), build, float(timeout), ready)
 
 
 def source_files(folder: Path) -> list[Path]:

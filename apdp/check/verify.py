@@ -2,8 +2,8 @@
 
 ``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
 checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
-winner. Every number must be finite and within its range (bids by the bid rule, at most
-:data:`apdp.game.auction.MAX_BID`; figures at most
+winner. Every number must be finite and within its range (bids by the record's bid rule, ``bids``:
+apdp's or the Logist platform's, see :func:`apdp.game.auction.check_bid`; figures at most
 :data:`apdp.referee.record_format.MAX_FIGURE` in size). It returns every problem
 found, in plain words. The record of a match the referee could not finish is no valid record: it
 says why.
@@ -123,7 +123,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"{label}: {len(auction.bids)} bids for {n} agents")
             continue
         for i, bid in enumerate(auction.bids):
-            problem = check_bid(bid)
+            problem = check_bid(bid, rec.bids)
             if problem:
                 problems.append(f"{label}: agent {i}: {problem}")
         low = lowest_bidders(auction.bids)

@@ -36,6 +36,8 @@ def add(
     params = dict(parse_param(p) for p in param or [])
     agent = add_agent(source, class_name, name=name, agents_dir=agents_dir, params=params or None)
     typer.echo(f"installed {agent.class_name} as {agent.name!r} in {agent.folder}")
+    for note in agent.notes:
+        typer.echo(f"note: {note}", err=True)
     typer.echo(f"play it with: apdp match --topology france --agents {agent.name} naive")
 
 
@@ -50,6 +52,10 @@ def import_(
     result = import_project(project, agents_dir)
     for agent in result.installed:
         typer.echo(f"installed {agent.class_name} as {agent.name!r} in {agent.folder}")
+        for note in agent.notes:
+            typer.echo(f"note: {note}", err=True)
+    for name, why in result.skipped:
+        typer.echo(f"skipped agent {name!r}: {why}")
     for name, problem in result.failed:
         typer.echo(f"error: agent {name!r} not installed: {problem}", err=True)
     if result.failed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -12,15 +13,31 @@ import numpy as np
 MAX_BID = 1e12
 #: How messages write it.
 MAX_BID_TEXT = "1e12"
+#: The Logist platform's bids are any Java ``long``: from -2**63 to 2**63 (as the nearest floats).
+LOGIST_BID_LIMIT = float(2**63)
+
+#: Which bids are valid: apdp's own rule (a price from 0 to :data:`MAX_BID`; a negative bid is nearly
+#: always a bug, and the fault says so) or, in a match of a Logist configuration, the platform's
+#: (any number within a Java long's range, negative included: it pays to take the task).
+BidRule = Literal["apdp", "logist"]
 
 
-def check_bid(value: object) -> str | None:
-    """Why ``value`` is not a valid bid, or None if it is (a number from 0 to :data:`MAX_BID`, or None
-    to abstain)."""
+def check_bid(value: object, rule: BidRule = "apdp") -> str | None:
+    """Why ``value`` is not a valid bid under ``rule``, or None if it is (None abstains): apdp's
+    rule takes a number from 0 to :data:`MAX_BID`, the Logist platform's any number from
+    -:data:`LOGIST_BID_LIMIT` to :data:`LOGIST_BID_LIMIT`."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}"
+    if rule == "logist":
+        if isinstance(value, int) and not -(2**63) <= value <= 2**63:  # before a float overflows
+            return f"a bid must be a Java long, got an integer of {len(str(abs(value)))} digits"
+        if not math.isfinite(value):
+            return f"a bid must be finite, got {value!r}"
+        if abs(value) > LOGIST_BID_LIMIT:
+            return f"a bid must be a Java long (at most 2**63 in size), got {value:.6g}"
+        return None
     if isinstance(value, int) and not -MAX_BID <= value <= MAX_BID:  # before a float overflows
         return f"a bid must be at most {MAX_BID_TEXT}, got an integer of {len(str(abs(value)))} digits"
     if not math.isfinite(value):

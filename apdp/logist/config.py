@@ -23,7 +23,8 @@
 An import is looked up as the platform's projects lay it out: relative to the working directory,
 to the configuration's folder, or to that folder's parent (a project's ``config/auction.xml``
 imports ``config/topology/france.xml``). Such a scenario draws the tasks the platform draws
-(:mod:`apdp.logist.tasks`) and settles ties as the platform does: the company listed first wins.
+(:mod:`apdp.logist.tasks`), settles ties as the platform does (the company listed first wins) and
+takes the platform's bids (any Java long, negative included: :func:`apdp.game.auction.check_bid`).
 Every mistake in the files is one line naming the file and the item.
 """
 
@@ -189,8 +190,9 @@ def read_configuration(path: str | Path) -> dict[str, Any]:
     """The scenario data (the fields of :class:`apdp.scenario.Scenario`) of a Logist configuration.
 
     The network is the imported topology file (as an absolute path); the tasks are the platform's
-    draw (``logist_tasks``) and ties go to the company listed first. A missing import, an unknown
-    city or a bad number raises :class:`LogistFileError` in one line.
+    draw (``logist_tasks``), ties go to the company listed first and bids follow the platform (any
+    Java long, negative included). A missing import, an unknown city or a bad number raises
+    :class:`LogistFileError` in one line.
     """
     config = Path(path)
     root = read_xml(config, "configuration")
@@ -210,4 +212,5 @@ def read_configuration(path: str | Path) -> dict[str, Any]:
         "companies": read_companies(root, where, topology),
         "logist_tasks": tasks,
         "ties": "first",
+        "bids": "logist",
     }

@@ -228,7 +228,7 @@ def bid_reply(value: object) -> BidReply | NotAValue:
             shown = str(value)
             return NotAValue(f"a bid must be a finite number up to {MAX_BID_TEXT}, got {type(value).__name__} "
                              f"{shown[:40]}{'...' if len(shown) > 40 else ''}")
-        problem = check_bid(number)
+        problem = check_bid(number, "logist")  # the widest rule: the referee applies the match's
         return NotAValue(problem) if problem else BidReply(number)
     return NotAValue(f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}")
 

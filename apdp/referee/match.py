@@ -22,7 +22,7 @@ import numpy as np
 
 from apdp.agents.discovery import AgentSource, find_agent, registry_params
 from apdp.agents.identity import agent_identity
-from apdp.agents.program import ProgramError, is_program, read_program
+from apdp.agents.program import START_TIMEOUT, ProgramError, is_program, read_program
 from apdp.game.auction import auction_winner, check_bid
 from apdp.game.company import Company
 from apdp.game.fault import PHASES, Fault, FaultKind, Phase
@@ -43,7 +43,8 @@ from apdp.referee.record import (
 )
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
-from apdp.sandbox.process import AgentProcess, CallResult, encode_request
+from apdp.sandbox.process import AgentProcess, CallFault, CallResult, encode_request
+from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.secret import KEY_BYTES, user_key
 from apdp.text import clean_text
@@ -257,6 +258,8 @@ class _Referee:
             record["network"] = network
         if self.scenario.ties == "first":
             record["ties"] = "first"
+        if self.scenario.bids != "apdp":
+            record["bids"] = self.scenario.bids
         return record
 
     def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:
@@ -295,7 +298,22 @@ class _Referee:
         if problem is not None:
             self.fault(seat, FaultKind.EXCEPTION, "setup", None, problem)
 
+    def _start(self, seat: _Seat) -> bool:
+        """Start an agent program before its setup: one whose agent.toml says ``ready = true`` has
+        up to START_TIMEOUT seconds to say it runs (a JVM's start), which its setup time does not
+        count. The program is told nothing of the match before its setup. False on a fault."""
+        result = seat.process.call(SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
+        if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
+            result.fault = CallFault(FaultKind.TIMEOUT, f"the program did not start within {START_TIMEOUT:g} s "
+                                                        "(no ready line; stopped)")
+        if self.account(seat, "setup", None, result) is None:
+            return False
+        seat.timing["start"] = result.seconds
+        return True
+
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
+        if is_program(seat.source.path) and not self._start(seat):
+            return
         call = SetupCall(
             path=str(seat.source.path),
             agent_id=seat.index,
@@ -327,7 +345,7 @@ class _Referee:
             self.fault(seat, FaultKind.BAD_BID, "bid", task,
                        reply.message if isinstance(reply, NotAValue) else "no bid")
             return None
-        problem = check_bid(reply.value)
+        problem = check_bid(reply.value, self.scenario.bids)
         if problem is not None:
             self.fault(seat, FaultKind.BAD_BID, "bid", task, problem)
             return None

@@ -11,8 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-#: The largest size of any figure of a record (revenues of a long match of bids up to MAX_BID).
-MAX_FIGURE = 1e18
+from apdp.game.auction import BidRule
+
+#: The largest size of any figure of a record (revenues of a long match of Logist bids up to 2**63).
+MAX_FIGURE = 1e24
 
 
 def _in_range(value: int | float) -> int | float:
@@ -120,6 +122,8 @@ class MatchRecord(BaseModel):
     result: RecordResult
     network: dict[str, Any] | None = None
     ties: Literal["random", "first"] = "random"
+    #: The bid rule (:func:`apdp.game.auction.check_bid`): apdp's, or the Logist platform's.
+    bids: BidRule = "apdp"
     identities: list[dict[str, Any]] | None = None
     timing: dict[str, Any] | None = None
     output: list[str] | None = None

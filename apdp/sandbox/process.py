@@ -41,6 +41,11 @@ MEMORY_WATCH_EVERY = 0.02
 _LONGEST_WAIT = 60.0
 
 
+#: Every call may run its time limit plus this share of it before it is stopped, for every agent
+#: alike: the Logist platform's margin (its agents read a limit of 1000 ms as 1010, and its timer
+#: allows that), which apdp's Java host reports as the platform does.
+TIME_MARGIN = 0.01
+
 #: A call shorter than this (seconds) shares the CPU reading of the call after it in its request;
 #: so may a whole request this short (see :meth:`AgentProcess.request`).
 SHORT_CALL = 0.001
@@ -254,11 +259,12 @@ class AgentProcess:
         return (header, size) if len(buffer) >= header + size else None
 
     def _reply(self, expected: Expected, timeout: float, start: float) -> CallResult:
-        """The next reply, awaited until ``start + timeout`` (the process is killed past it) and
-        decoded as ``expected``: a reply outside the schema is a ``bad_reply`` fault."""
+        """The next reply, awaited until ``start + timeout`` plus :data:`TIME_MARGIN` of it (the
+        process is killed past it) and decoded as ``expected``: a reply outside the schema is a
+        ``bad_reply`` fault."""
         assert self._conn is not None
         try:
-            raw = self._receive(start + timeout)
+            raw = self._receive(start + timeout * (1 + TIME_MARGIN))
             if raw is None:
                 self.kill()
                 took = time.monotonic() - start

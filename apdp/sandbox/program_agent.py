@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
-from apdp.agents.protocol import ProtocolError
+from apdp.agents.protocol import PROTOCOL, ProtocolError
 from apdp.game.agent import Agent
 from apdp.game.auction import check_bid
 from apdp.game.company import Company, Vehicle
@@ -26,7 +26,7 @@ from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall
 from apdp.messages.replies import AgentFailed, BidReply, BuildDone, PlansReply, Reply, decode_reply
-from apdp.messages.strict import BadMessage
+from apdp.messages.strict import BadMessage, keys, parse_object
 from apdp.sandbox.confine import build_output
 from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 
@@ -39,7 +39,7 @@ class ProgramAgent(Agent):
 
     def __init__(self, program: AgentProgram, seed: int) -> None:
         self._program = program
-        self._seed = seed
+        self.seed = seed  # given to the program at setup
         self._process: subprocess.Popen[bytes] | None = None
         self._to: IO[bytes] | None = None
         self._from: IO[bytes] | None = None
@@ -70,8 +70,13 @@ class ProgramAgent(Agent):
             raise ProtocolError(f"the program reported an error in {call.name!r}: {reply.message}")
         return reply
 
-    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+    def start(self) -> None:
+        """Start the program. One with ``ready = true`` in its agent.toml is started with
+        ``APDP_READY_LINE=1`` and must first write ``{"ready": "apdp-agent/1"}``: it is waited for
+        here, so that the referee times the program's setup from then on."""
         env = dict(os.environ, APDP_AGENT_DIR=str(self._program.folder))
+        if self._program.ready:
+            env["APDP_READY_LINE"] = "1"
         try:
             self._process = subprocess.Popen(
                 self._program.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=2,
@@ -80,14 +85,24 @@ class ProgramAgent(Agent):
         except OSError as exc:
             raise ProgramError(f"cannot start {self._program.command[0]!r}: {exc.strerror}") from None
         self._to, self._from = self._process.stdin, self._process.stdout
-        self._request(SetupCall(self.agent_id, self.agents, self._seed, dict(self.params), dict(self.timeouts),
+        if self._program.ready:
+            assert self._from is not None
+            line = self._from.readline(MAX_LINE)
+            if _ready_line(line) != PROTOCOL:
+                raise ProtocolError(f'its agent.toml says ready = true, but its first line is not {{"ready": '
+                                    f'"{PROTOCOL}"}}: {line[:80]!r}')
+
+    def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
+        if self._process is None:
+            self.start()
+        self._request(SetupCall(self.agent_id, self.agents, self.seed, dict(self.params), dict(self.timeouts),
                                 topology, distribution, company))
 
     def bid(self, task: Task) -> float | None:
         reply = self._request(BidCall(task, self.timeouts["bid"]))
         if not isinstance(reply, BidReply):  # {"bad": ...}: no bid
             raise ProtocolError(f"reply to 'bid': {getattr(reply, 'message', 'no bid')}")
-        problem = check_bid(reply.value)  # the game's one bid rule
+        problem = check_bid(reply.value, "logist")  # the widest rule: the referee applies the match's
         if problem:
             raise ProtocolError(problem)
         return reply.value
@@ -100,6 +115,16 @@ class ProgramAgent(Agent):
         if not isinstance(reply, PlansReply):
             raise ProtocolError(f"reply to 'plan': {getattr(reply, 'message', 'no plans')}")
         return [list(p) for p in reply.plans]
+
+
+def _ready_line(line: bytes) -> object:
+    """What a program's ready line, ``{"ready": "apdp-agent/1"}``, says it speaks; None for any other line."""
+    try:
+        obj = parse_object(line)
+        keys(obj, {"ready"}, set(), "a ready line")
+    except BadMessage:
+        return None
+    return obj["ready"]
 
 
 def run_build(program: AgentProgram) -> BuildDone:

@@ -57,10 +57,11 @@ class Limits:
     confinement: Confinement | None = None
 
 
-#: The sandbox's own calls, besides the game's: the protections that are off, an agent program's
-#: build, and the checks of ``apdp sandbox``.
-SandboxCallName = Literal["unprotected", "build", "probe", "probe_memory", "probe_idle"]
-_EXPECTS: dict[str, Expected] = {"unprotected": "setup", "build": "build", "probe": "report",
+#: The sandbox's own calls, besides the game's: an agent program's start (before its setup, see
+#: :data:`apdp.agents.program.START_TIMEOUT`), the protections that are off, an agent program's build,
+#: and the checks of ``apdp sandbox``.
+SandboxCallName = Literal["start", "unprotected", "build", "probe", "probe_memory", "probe_idle"]
+_EXPECTS: dict[str, Expected] = {"start": "ack", "unprotected": "setup", "build": "build", "probe": "report",
                                  "probe_memory": "report", "probe_idle": "report"}
 
 
@@ -168,19 +169,26 @@ def _send(conn: Connection, reply: Reply) -> None:
     conn.send_bytes(data)
 
 
-def _new_agent(req: SetupCall) -> Agent:
-    path = Path(req.path)
-    if not is_program(path):
-        return load_agent_class(path)()
+def _program_agent(path: Path, seed: int) -> ProgramAgent:
     try:
         program = read_program(path)
     except ProgramError as exc:
         raise AgentLoadError(str(exc)) from None
-    return ProgramAgent(program, req.seed)
+    return ProgramAgent(program, seed)
 
 
-def _setup(req: SetupCall) -> Agent:
-    agent = _new_agent(req)
+def _new_agent(req: SetupCall, started: ProgramAgent | None) -> Agent:
+    path = Path(req.path)
+    if not is_program(path):
+        return load_agent_class(path)()
+    if started is not None:  # started by the "start" call
+        started.seed = req.seed
+        return started
+    return _program_agent(path, req.seed)
+
+
+def _setup(req: SetupCall, started: ProgramAgent | None = None) -> Agent:
+    agent = _new_agent(req, started)
     agent.topology = req.topology
     agent.distribution = req.distribution
     agent.company = req.company
@@ -203,6 +211,8 @@ class _Session:
         self.broken = broken
         self.agent: Agent | None = None
         self.agent_file = ""
+        #: An agent program started before its setup (the "start" request), not yet set up.
+        self.started: ProgramAgent | None = None
 
     def answer(self, call: Call | SandboxCall) -> Reply:
         """The reply to one call; an agent's own error is a fault reply, never raised."""
@@ -220,7 +230,7 @@ class _Session:
         if isinstance(call, SetupCall):
             self.agent_file = str(Path(call.path).resolve())
             try:
-                agent = self.agent = _setup(call)
+                agent = self.agent = _setup(call, self.started)
             except AgentLoadError as exc:
                 return AgentFailed("exception", str(exc), load=True)
             pid = agent.pid if isinstance(agent, ProgramAgent) else None
@@ -238,6 +248,13 @@ class _Session:
         return AgentFailed("exception", f"unknown request {type(call).__name__}")
 
     def _sandbox(self, call: SandboxCall) -> Reply:
+        if call.name == "start":  # an agent program's start, before its setup (timed apart from it)
+            try:
+                self.started = _program_agent(Path(str(call.args)), 0)
+            except AgentLoadError as exc:
+                return AgentFailed("exception", str(exc), load=True)
+            self.started.start()
+            return Ack()
         if call.name == "unprotected":  # apdp sandbox
             return SetupDone(tuple(self.off))
         if call.name == "build":  # an agent program's build, confined like the agent

@@ -29,7 +29,8 @@ A scenario is a TOML file (``--scenario file.toml``) whose every field is option
 
 A Logist configuration (``--scenario config/auction.xml``, :mod:`apdp.logist.config`) is read as a
 scenario too: its network, time limits, companies and tasks, drawn as the Logist platform draws them
-(``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``).
+(``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``) and
+bids (``bids = "logist"``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from apdp.errors import UserError
+from apdp.game.auction import BidRule
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import DistributionSpec, TaskDistribution
 from apdp.game.task import Task
@@ -123,6 +125,9 @@ class Scenario(BaseModel):
     #: Equal lowest bids: ``random`` by the match's seeded generator, ``first`` to the company listed
     #: first (the Logist platform's rule).
     ties: Literal["random", "first"] = "random"
+    #: Which bids are valid (:func:`apdp.game.auction.check_bid`): ``apdp`` (0 to 1e12) or ``logist``
+    #: (the Logist platform's: any Java long, negative included).
+    bids: BidRule = "apdp"
     #: Draw the tasks as the Logist platform does (a Logist configuration's ``<tasks>``); None: apdp's
     #: own draw from ``distribution`` and the match's seed.
     logist_tasks: LogistTasks | None = None

@@ -86,7 +86,7 @@ def test_java_agents_play_python_baselines_by_name_without_a_host_fault(by_name:
         output = record["output"][java]
         if agents[java] == "thorough-java":
             assert f"thorough thorough-java ({java}) margin 1.3 rounds 5 label Genève" in output
-            assert "limits (ms): setup 10000 bid 2000 plan 5000" in output
+            assert "limits (ms): setup 10100 bid 2020 plan 5050" in output  # the platform reads 1% more
         bids = [a["bids"][java] for a in record["auctions"] if a["bids"][java] is not None]
         assert bids and all(float(b).is_integer() for b in bids)
         assert any(a["winner"] == java for a in record["auctions"])

@@ -1,8 +1,10 @@
 """Java agents written for EPFL's Logist platform, played unchanged in apdp.
 
-``src/`` holds apdp's Java host: a clean-room implementation of the Logist agent API (packages
-``logist.*``) and ``apdp.host.Main``, which runs one ``AuctionBehavior`` class in its own JVM and
-speaks apdp-agent/1 (``docs/protocol.md``). :mod:`apdp.agents.java.jdk` finds a JDK, :mod:`apdp.agents.java.host`
+``src/`` holds apdp's Java host: a clean-room implementation of the Logist platform's whole public
+API (packages ``logist.*``, exactly the members of its 2018 jar; tests/data/java/logist-api.txt) and
+``apdp.host.Main``, which runs one ``AuctionBehavior`` class in its own JVM and speaks apdp-agent/1
+(``docs/protocol.md``); :mod:`apdp.agents.java.libraries` puts the platform's libraries (Debian's)
+on its class path. :mod:`apdp.agents.java.jdk` finds a JDK, :mod:`apdp.agents.java.host`
 compiles the host once per version of its sources, :mod:`apdp.agents.java.install` installs a Logist agent
 as an agent folder (``apdp logist add`` / ``apdp logist import``).
 """

@@ -1,6 +1,6 @@
 """Reading what a compiled Java class declares (no JVM, none of its code run): its name, super
-class, interfaces, access flags, whether it has a public constructor without arguments, and its
-source file's name."""
+class, interfaces, access flags, whether it has a public constructor without arguments, its
+source file's name, and the strings of its constant pool (the classes it names)."""
 
 from __future__ import annotations
 
@@ -69,12 +69,12 @@ class _Reader:
         return out
 
 
-def read_class(data: bytes) -> ClassInfo:
-    """Parse a class file's declarations."""
-    r = _Reader(data)
+def _pool(r: _Reader) -> tuple[dict[int, str], dict[int, int]]:
+    """The constant pool's strings (Utf8 entries) and class entries (index -> name index)."""
     magic, _, _, count = r.take(">IHHH")
     if magic != 0xCAFEBABE:
         raise ClassFileError("not a class file")
+    data = r.data
     strings: dict[int, str] = {}
     classes: dict[int, int] = {}
     i = 1
@@ -91,9 +91,21 @@ def read_class(data: bytes) -> ClassInfo:
         else:
             raise ClassFileError(f"unknown constant pool tag {tag}")
         i += 2 if tag in (5, 6) else 1
+    return strings, classes
+
+
+def strings(data: bytes) -> list[str]:
+    """The strings of a class file's constant pool (names, descriptors, literals)."""
+    return list(_pool(_Reader(data))[0].values())
+
+
+def read_class(data: bytes) -> ClassInfo:
+    """Parse a class file's declarations."""
+    r = _Reader(data)
+    texts, classes = _pool(r)
 
     def utf8(index: int) -> str:
-        return strings.get(index, "")
+        return texts.get(index, "")
 
     def class_name(index: int) -> str | None:
         return utf8(classes[index]) if index in classes else None

@@ -8,6 +8,8 @@ as compiled classes (a folder of ``.class`` files) or as a ``.jar``. It becomes:
       agent.toml                      how to build and run it (a comment line marks it as ours)
       src/...                         the sources the class uses (sources only)
       lib/apdp-logist-host.jar        apdp's Java host: the Logist API and apdp.host.Main
+                                      (then the platform's libraries, where installed: see
+                                      apdp.agents.java.libraries)
       lib/java.sh                     starts the JDK's tools within the agent's memory limit
       lib/classes/, lib/agent/*.jar   the compiled classes (classes or jar only)
       .build/classes/                 the compiled sources (built here; again when a source changes)
@@ -34,6 +36,7 @@ from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
 from apdp.agents.java.jdk import Jdk, find_jdk
+from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
 from apdp.errors import UserError
 
@@ -49,15 +52,27 @@ _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+#: The course's other exercises: a class of a project that implements one of them is no auction agent.
+OTHER_BEHAVIORS = {
+    "logist/behavior/ReactiveBehavior": "reactive",
+    "logist/behavior/DeliberativeBehavior": "deliberative",
+    "logist/behavior/CentralizedBehavior": "centralized",
+}
+
+
+class NotAnAuctionAgent(UserError):
+    """A class that is no Logist auction agent (another exercise's agent, or no agent at all)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LogistAgent:
-    """An installed Logist agent: its name, folder and class."""
+    """An installed Logist agent: its name, folder and class, and notes for the user (one line
+    each: a library it uses that is not installed)."""
 
     name: str
     folder: Path
     class_name: str
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +207,12 @@ def _check_class(classpath: ClassPath, origin: Origin) -> None:
     if info is None:
         raise UserError(f"no class {origin.class_name} in {origin.root}")
     if not classpath.implements(origin.internal, AUCTION_BEHAVIOR):
-        raise UserError(f"{origin.class_name} does not implement logist.behavior.AuctionBehavior: "
-                        "it is not a Logist auction agent")
+        for interface, kind in OTHER_BEHAVIORS.items():
+            if classpath.implements(origin.internal, interface):
+                raise NotAnAuctionAgent(f"{origin.class_name} is a {kind} agent ({interface.replace('/', '.')}), "
+                                        "not an auction agent: apdp plays auction agents only")
+        raise NotAnAuctionAgent(f"{origin.class_name} does not implement logist.behavior.AuctionBehavior: "
+                                "it is not a Logist auction agent")
     if not info.instantiable:
         raise UserError(f"{origin.class_name} is abstract, an interface or not public: the host cannot create it")
     if not info.public_no_arg_constructor:
@@ -205,15 +224,17 @@ def _compile(jdk: Jdk, origin: Origin, host: Path, out: Path) -> tuple[str, list
     """Compile the class and what it uses from its source root into ``out``: the encoding that
     worked and the sources compiled (relative to the root). UserError with javac's first error."""
     main = origin.root / f"{origin.internal}.java"
-    options = ["-d", str(out), "-cp", str(host), "-sourcepath", str(origin.root)]
+    options = ["-d", str(out), "-cp", os.pathsep.join(map(str, [host, *class_path()])),
+               "-sourcepath", str(origin.root)]
     done = javac(jdk, options, [main])
     encoding = "UTF-8"
     if not done.ok and unmappable(done.output):
         encoding = "ISO-8859-1"
         done = javac(jdk, options, [main], encoding=encoding)
     if not done.ok:
+        hint = compile_hint(done.output)
         raise UserError(f"{origin.class_name} does not compile against the Logist API: "
-                        f"{first_error(done.output, origin.root)}")
+                        f"{first_error(done.output, origin.root)}{'; ' + hint if hint else ''}")
     used: set[Path] = set()
     for path in out.rglob("*.class"):
         info = read_class(path.read_bytes())
@@ -230,24 +251,29 @@ def _toml_list(values: list[str]) -> str:
 
 
 def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", note: str = "") -> str:
-    """The agent.toml of a Logist agent."""
+    """The agent.toml of a Logist agent. Its class path: the host, the agent's classes, then the
+    platform's libraries that are installed (an agent's own copy of one comes first)."""
     launcher = ["/bin/sh", "{dir}/lib/java.sh"]
     host = f"{{dir}}/lib/{HOST_JAR}"
+    libraries = [str(jar) for jar in class_path()]
     lines = [
         f"{MARKER}: class {origin.class_name}{note}.",
         "# It runs in its own JVM through apdp's Java host (lib/apdp-logist-host.jar: the Logist API);",
         "# lib/java.sh gives the JVM's heap the agent's memory limit less 256 MiB (at least half of it).",
+        "# ready: the host says when its JVM runs, before it loads the agent: setup is timed from there.",
+        "ready = true",
     ]
     if origin.kind == "sources":
-        classpath = f"{host}:{{dir}}/.build/classes"
+        agent = "{dir}/.build/classes"
         main = f"{{dir}}/src/{origin.internal}.java"
         build = [*launcher, str(jdk.javac), *BASE_OPTIONS, "-encoding", encoding,
-                 "-d", "{dir}/.build/classes", "-cp", host, "-sourcepath", "{dir}/src", main]
+                 "-d", "{dir}/.build/classes", "-cp", ":".join([host, *libraries]), "-sourcepath", "{dir}/src", main]
         lines.append(f"build = {_toml_list(build)}")
     elif origin.kind == "classes":
-        classpath = f"{host}:{{dir}}/lib/classes"
+        agent = "{dir}/lib/classes"
     else:
-        classpath = f"{host}:{{dir}}/lib/agent/*"
+        agent = "{dir}/lib/agent/*"
+    classpath = ":".join([host, agent, *libraries])
     command = [*launcher, str(jdk.java), *JVM_OPTIONS, "-cp", classpath, MAIN_CLASS, origin.class_name, name]
     lines.append(f"command = {_toml_list(command)}")
     return "\n".join(lines) + "\n"
@@ -309,6 +335,7 @@ def install(origin: Origin, name: str, agents_dir: Path, *, compile_now: bool = 
 def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, compile_now: bool, replace: bool,
              note: str, sources: Mapping[str, str] | None) -> LogistAgent:
     target = _target(agents_dir, name, replace)
+    notes: list[str] = []
     with tempfile.TemporaryDirectory(dir=agents_dir, prefix=f".{name}.installing-") as tmp:
         staging = Path(tmp) / name
         lib = staging / "lib"
@@ -335,17 +362,25 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
         elif origin.kind == "classes":
             copy_tree_of(origin.root, lib / "classes", ".class")
             _check_class(ClassPath([lib / "classes", lib / HOST_JAR]), origin)
+            notes += _library_notes(origin, [lib / "classes"])
         else:
             (lib / "agent").mkdir()
             jar = regular_file_within(origin.root, origin.root.parent)
             shutil.copyfile(jar, lib / "agent" / origin.root.name)
             _check_class(ClassPath([lib / "agent" / origin.root.name, lib / HOST_JAR]), origin)
+            notes += _library_notes(origin, [lib / "agent" / origin.root.name])
         (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note),
                                             encoding="utf-8")
         _swap(staging, target)
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
-    return LogistAgent(name, target, origin.class_name)
+    return LogistAgent(name, target, origin.class_name, tuple(notes))
+
+
+def _library_notes(origin: Origin, roots: list[Path]) -> list[str]:
+    """One line per library the compiled classes need and this machine lacks (they install: only
+    the code that uses the library fails, with a NoClassDefFoundError, as its fault)."""
+    return [f"{origin.class_name}: {lib.hint(example)}" for lib, example in missing_libraries(roots)]
 
 
 def _source_within(src: Path, relative: str) -> Path:

@@ -12,7 +12,9 @@ its ``config/agents.xml``, each under its name there, with its ``<set>`` values 
     </agents>
 
 A class is compiled from the project's sources when they are there (any source root under the
-project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar).
+project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar). An
+agent of the course's other exercises (reactive, deliberative, centralized) is skipped, saying so:
+apdp plays auction agents.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apdp.agents.java.install import LogistAgent, agent_name, install, resolve
+from apdp.agents.java.install import LogistAgent, NotAnAuctionAgent, agent_name, install, resolve
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.params import set_params
 from apdp.errors import UserError
@@ -76,10 +78,12 @@ def read_agents_xml(path: Path) -> list[ProjectAgent]:
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
-    """What an import installed, and each agent it could not install with why."""
+    """What an import installed, each agent it could not install with why, and each agent it
+    skipped (not an auction agent) with why."""
 
     installed: list[LogistAgent]
     failed: list[tuple[str, str]]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportResult:
@@ -90,6 +94,7 @@ def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportRe
     listed = read_agents_xml(project / AGENTS_XML)
     installed: list[LogistAgent] = []
     failed: list[tuple[str, str]] = []
+    skipped: list[tuple[str, str]] = []
     for entry in listed:
         try:
             try:
@@ -106,6 +111,8 @@ def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportRe
             agent = install(origin, name, agents_dir, note=f", agent {entry.name!r} of {project.resolve()}")
             set_params(agents_dir, agent.name, entry.params)
             installed.append(agent)
+        except NotAnAuctionAgent as exc:
+            skipped.append((entry.name, str(exc)))
         except UserError as exc:
             failed.append((entry.name, str(exc)))
-    return ImportResult(installed, failed)
+    return ImportResult(installed, failed, skipped)

@@ -1,17 +1,25 @@
 package logist;
 
-/** The platform's units: distances are kept as whole units of km x 1000. */
-public final class Measures {
-    private Measures() {
+/**
+ * The platform's units: distances are kept as whole units of km x 1000, and a simulated hour lasts
+ * {@link #NANOS_PER_SIM_HOUR} nanoseconds of the platform's clock.
+ */
+public class Measures {
+    /** Distance units in one km. */
+    public static final long DISTANCE_UNITS_PER_KM = 1000L;
+    /** Nanoseconds of the platform's clock in one simulated hour (its animation; apdp has none). */
+    public static final long NANOS_PER_SIM_HOUR = 1000000000L;
+
+    public Measures() {
+    }
+
+    /** {@code km} in distance units, rounded to the nearest unit. */
+    public static long kmToUnits(double km) {
+        return Math.round(km * DISTANCE_UNITS_PER_KM);
     }
 
     /** {@code units} in km. */
     public static double unitsToKM(long units) {
-        return units / 1000.0;
-    }
-
-    /** {@code km} in units. */
-    public static long kmToUnits(double km) {
-        return Math.round(km * 1000.0);
+        return units / (double) DISTANCE_UNITS_PER_KM;
     }
 }

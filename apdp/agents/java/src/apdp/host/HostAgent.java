@@ -1,18 +1,22 @@
 package apdp.host;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import logist.LogistException;
 import logist.agent.Agent;
+import logist.agent.AgentStatistics;
+import logist.config.ParserException;
+import logist.config.XMLTag;
 import logist.simulation.Vehicle;
 import logist.task.Task;
 import logist.task.TaskSet;
 
-/** The agent's company as the agent sees it: id, name, vehicles, tasks won, parameters. */
+/**
+ * The agent's company as the agent sees it: id, name, vehicles, tasks won, parameters. Its
+ * statistics are those of the auction game: nothing driven or delivered yet, every total 0.
+ */
 final class HostAgent implements Agent {
     private final int id;
     private final String name;
@@ -54,99 +58,48 @@ final class HostAgent implements Agent {
 
     @Override
     public <T> T readProperty(String key, Class<T> type, T defaultValue) {
-        String value = params.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        return convert(key, value, type);
-    }
-
-    @SuppressWarnings("unchecked")
-    static <T> T convert(String key, String value, Class<T> type) {
-        Class<?> boxed = box(type);
-        String text = value.trim();
         try {
-            if (boxed == String.class || boxed == Object.class) {
-                return (T) value;
-            }
-            if (boxed == Integer.class || boxed == Long.class || boxed == Short.class || boxed == Byte.class) {
-                long whole = integral(text);
-                Object out; // not a ?: chain, which would promote every branch to Long
-                if (boxed == Integer.class) {
-                    out = Math.toIntExact(whole);
-                } else if (boxed == Long.class) {
-                    out = whole;
-                } else if (boxed == Short.class) {
-                    out = (short) whole;
-                } else {
-                    out = (byte) whole;
-                }
-                return (T) out;
-            }
-            if (boxed == Double.class) {
-                return (T) Double.valueOf(text);
-            }
-            if (boxed == Float.class) {
-                return (T) Float.valueOf(text);
-            }
-            if (boxed == Boolean.class) {
-                return (T) Boolean.valueOf(text);
-            }
-            if (boxed == Character.class && text.length() == 1) {
-                return (T) Character.valueOf(text.charAt(0));
-            }
-            for (Method m : boxed.getMethods()) {
-                if (m.getName().equals("valueOf") && Modifier.isStatic(m.getModifiers())
-                        && m.getParameterCount() == 1 && m.getParameterTypes()[0] == String.class
-                        && boxed.isAssignableFrom(m.getReturnType())) {
-                    return (T) m.invoke(null, text);
-                }
-            }
-            Constructor<?> make = boxed.getConstructor(String.class);
-            return (T) make.newInstance(text);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalArgumentException("parameter " + key + "=" + value + " is not a " + type.getSimpleName());
+            return XMLTag.convert(params, key, "parameter", type, defaultValue);
+        } catch (ParserException e) {
+            throw new LogistException(e.getMessage(), e);
         }
     }
 
-    private static long integral(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            double d = Double.parseDouble(text);
-            if (d != Math.rint(d)) {
-                throw e;
-            }
-            return (long) d;
-        }
+    @Override
+    public long getTotalDistanceUnits() {
+        return 0;
     }
 
-    private static Class<?> box(Class<?> type) {
-        if (!type.isPrimitive()) {
-            return type;
-        }
-        if (type == int.class) {
-            return Integer.class;
-        }
-        if (type == long.class) {
-            return Long.class;
-        }
-        if (type == double.class) {
-            return Double.class;
-        }
-        if (type == float.class) {
-            return Float.class;
-        }
-        if (type == boolean.class) {
-            return Boolean.class;
-        }
-        if (type == short.class) {
-            return Short.class;
-        }
-        if (type == byte.class) {
-            return Byte.class;
-        }
-        return Character.class;
+    @Override
+    public double getTotalDistance() {
+        return 0.0;
+    }
+
+    @Override
+    public long getTotalCost() {
+        return 0;
+    }
+
+    @Override
+    public long getTotalReward() {
+        return 0;
+    }
+
+    @Override
+    public long getTotalProfit() {
+        return 0;
+    }
+
+    @Override
+    public int getTotalTasks() {
+        return 0;
+    }
+
+    /** By total profit, then name. */
+    @Override
+    public int compareTo(AgentStatistics other) {
+        int c = Long.compare(getTotalProfit(), other.getTotalProfit());
+        return c != 0 ? c : name.compareTo(other.name());
     }
 
     @Override

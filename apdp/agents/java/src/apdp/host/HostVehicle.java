@@ -6,7 +6,7 @@ import logist.simulation.Vehicle;
 import logist.task.TaskSet;
 import logist.topology.Topology.City;
 
-/** A vehicle of the agent's company, at home for the whole game. */
+/** A vehicle of the agent's company, at home for the whole game: it has driven and earned nothing yet. */
 final class HostVehicle implements Vehicle {
     /** Colours as RGB: a Color is made only when asked for (java.awt is slow to load). */
     private static final int[] COLORS = {0x0000ff, 0xff0000, 0x00aa00, 0xff8800, 0xaa00aa, 0x00aaaa};
@@ -64,6 +64,21 @@ final class HostVehicle implements Vehicle {
     @Override
     public TaskSet getCurrentTasks() {
         return TaskSet.copyOf(none);
+    }
+
+    @Override
+    public long getReward() {
+        return 0;
+    }
+
+    @Override
+    public long getDistanceUnits() {
+        return 0;
+    }
+
+    @Override
+    public double getDistance() {
+        return 0.0;
     }
 
     @Override

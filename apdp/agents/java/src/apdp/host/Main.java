@@ -20,9 +20,11 @@ import java.util.Random;
 
 import logist.LogistPlatform;
 import logist.LogistSettings;
+import logist.LogistSettings.SizeKey;
 import logist.LogistSettings.TimeoutKey;
+import logist.Measures;
 import logist.behavior.AuctionBehavior;
-import logist.plan.Action;
+import logist.plan.ActionHandler;
 import logist.plan.Plan;
 import logist.simulation.Vehicle;
 import logist.task.DefaultTaskDistribution;
@@ -35,15 +37,26 @@ import logist.topology.Topology.City;
  * apdp's Java host: runs one Logist {@code AuctionBehavior} class and speaks apdp-agent/1 (JSON
  * lines) on standard input and output. What the agent prints goes to standard error.
  *
- * <p>Usage: {@code java apdp.host.Main CLASS [NAME]}. The class is loaded at {@code setup}, after
- * the match's settings are in place (an agent may read them in a static initializer); the host then
- * writes {@code config/settings_auction.xml} and {@code config/settings_default.xml} (also under
- * the Windows names {@code config\settings_*.xml}) in its working directory, the match's time
- * limits in milliseconds. An exception, and {@code System.exit}, in the agent's code is answered
+ * <p>Usage: {@code java apdp.host.Main CLASS [NAME]}. With the environment variable
+ * {@code APDP_READY_LINE=1} (set by apdp for an agent.toml with {@code ready = true}) the host first
+ * writes {@code {"ready": "apdp-agent/1"}} once the JVM runs, before it reads any request and
+ * before any of the agent's code is loaded: the referee then times {@code setup} from there, so the
+ * JVM's start does not count in the agent's setup time, as on the platform, which timed
+ * {@code setup()} alone.
+ *
+ * <p>The class is loaded at {@code setup}, after the match's settings and network are in place
+ * ({@code LogistPlatform.getSettings()}, {@code getTopology()}: an agent may read them in a static
+ * initializer); the host then writes {@code config/settings_auction.xml} and
+ * {@code config/settings_default.xml} (also under the Windows names {@code config\settings_*.xml})
+ * in its working directory, with the match's time limits in milliseconds. Time limits read as the
+ * platform reads them: the configured limit plus 1% (1000 ms reads 1010), which apdp's referee
+ * allows. An exception, and {@code System.exit}, in the agent's code is answered
  * {@code {"error": ...}}.
  */
 public final class Main {
     private static final String PROTOCOL = "apdp-agent/1";
+    /** The id of the first task the agent's own {@code DefaultTaskDistribution.createTask()} makes. */
+    private static final int FIRST_CREATED_ID = 1000;
     private static final String[] SETTINGS_FILES = {
         "config/settings_auction.xml", "config/settings_default.xml",
         "config\\settings_auction.xml", "config\\settings_default.xml",
@@ -95,6 +108,12 @@ public final class Main {
                 exiting();
             }
         });
+        if ("1".equals(System.getenv("APDP_READY_LINE"))) {
+            preload();
+            Map<String, Object> ready = new LinkedHashMap<>();
+            ready.put("ready", PROTOCOL);
+            send(ready);
+        }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
@@ -120,6 +139,29 @@ public final class Main {
         }
         protocol.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * The classes the host needs to set up any agent, loaded and initialised before its ready line:
+     * loading them is the platform's start, not the agent's setup. None of the agent's code runs.
+     */
+    private static final String[] HOST_CLASSES = {
+        "apdp.host.Json", "apdp.host.HostAgent", "apdp.host.HostVehicle", "apdp.host.Hooks",
+        "logist.LogistPlatform", "logist.LogistSettings", "logist.LogistSettings$TimeoutKey",
+        "logist.LogistSettings$SizeKey", "logist.Measures", "logist.topology.Topology",
+        "logist.topology.Topology$Builder", "logist.topology.Topology$City", "logist.task.Task",
+        "logist.task.TaskSet", "logist.task.DefaultTaskDistribution", "logist.plan.Plan",
+        "logist.plan.Action$Move", "logist.plan.Action$Pickup", "logist.plan.Action$Delivery",
+    };
+
+    private static void preload() {
+        for (String name : HOST_CLASSES) {
+            try {
+                Class.forName(name, true, Main.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("apdp's host misses " + name, e);
+            }
+        }
     }
 
     private void send(Object reply) {
@@ -191,36 +233,26 @@ public final class Main {
             }
         }
         agent = new HostAgent(id, agentName, vehicles, TaskSet.create(new Task[0]), params);
-        installSettings(map(request.get("timeouts"), "timeouts"));
+        Object agents = request.get("agents");
+        installSettings(map(request.get("timeouts"), "timeouts"), agents == null ? 2 : (int) number(agents));
         behavior = newBehavior();
         behavior.setup(topology, distribution, agent);
     }
 
     private void readTopology(Map<String, Object> json) {
-        List<Object> cityList = list(json.get("cities"), "cities");
-        int n = cityList.size();
-        String[] names = new String[n];
-        int[] x = new int[n];
-        int[] y = new int[n];
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            Map<String, Object> c = map(cityList.get(i), "city");
-            names[i] = String.valueOf(c.get("name"));
-            x[i] = (int) Math.round(number(c.get("x")));
-            y[i] = (int) Math.round(number(c.get("y")));
-            index.put(names[i], i);
+        Topology.Builder builder = new Topology.Builder();
+        for (Object item : list(json.get("cities"), "cities")) {
+            Map<String, Object> c = map(item, "city");
+            builder.addCity(String.valueOf(c.get("name")), (int) Math.round(number(c.get("x"))),
+                    (int) Math.round(number(c.get("y"))));
         }
-        List<Object> roads = list(json.get("roads"), "roads");
-        int[] from = new int[roads.size()];
-        int[] to = new int[roads.size()];
-        double[] km = new double[roads.size()];
-        for (int k = 0; k < roads.size(); k++) {
-            Map<String, Object> r = map(roads.get(k), "road");
-            from[k] = index.get(String.valueOf(r.get("from")));
-            to[k] = index.get(String.valueOf(r.get("to")));
-            km[k] = number(r.get("km"));
+        for (Object item : list(json.get("roads"), "roads")) {
+            Map<String, Object> r = map(item, "road");
+            builder.addRoute(String.valueOf(r.get("from")), String.valueOf(r.get("to")),
+                    Measures.kmToUnits(number(r.get("km"))));
         }
-        topology = new Topology(String.valueOf(json.get("name")), names, x, y, from, to, km);
+        topology = builder.build();
+        Hooks.topologies().name(topology, String.valueOf(json.get("name")));
         for (City c : topology) {
             cities.put(c.name, c);
         }
@@ -229,8 +261,8 @@ public final class Main {
     private DefaultTaskDistribution readDistribution(Map<String, Object> json, long seed) {
         int n = topology.size();
         double[][] probability = new double[n][n];
-        int[][] weight = new int[n][n];
-        int[][] reward = new int[n][n];
+        double[][] weight = new double[n][n];
+        double[][] reward = new double[n][n];
         for (Object item : list(json.get("pairs"), "pairs")) {
             Map<String, Object> pair = map(item, "pair");
             int a = city(pair.get("pickup")).id;
@@ -242,20 +274,24 @@ public final class Main {
             Object r = pair.get("reward");
             reward[a][b] = r == null ? 0 : (int) number(r);
         }
-        return new DefaultTaskDistribution(topology, probability, weight, reward, new Random(seed));
+        DefaultTaskDistribution distribution = new DefaultTaskDistribution(topology, new Random(seed), probability,
+                reward, weight, null);
+        Hooks.distributions().nextId(distribution, FIRST_CREATED_ID);
+        return distribution;
     }
 
-    private void installSettings(Map<String, Object> timeouts) {
-        LogistSettings settings = new LogistSettings();
+    private void installSettings(Map<String, Object> timeouts, int agents) {
         long setupMs = millis(timeouts.get("setup"));
         long bidMs = millis(timeouts.get("bid"));
         long planMs = millis(timeouts.get("plan"));
-        settings.set(TimeoutKey.SETUP, setupMs);
-        settings.set(TimeoutKey.BID, bidMs);
-        settings.set(TimeoutKey.PLAN, planMs);
-        LogistPlatform.install(settings);
+        LogistSettings settings = LogistPlatform.getSettings(); // the platform's one settings object
+        settings.set(TimeoutKey.SETUP, withMargin(setupMs));
+        settings.set(TimeoutKey.BID, withMargin(bidMs));
+        settings.set(TimeoutKey.PLAN, withMargin(planMs));
+        settings.set(SizeKey.NUMBER_OF_AGENTS, agents);
+        Hooks.platform().install(settings, topology);
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                + "<!-- written by apdp's Java host: this match's time limits, in milliseconds -->\n"
+                + "<!-- written by apdp's Java host: this match's time limits, in milliseconds (they read 1% more) -->\n"
                 + "<settings>\n"
                 + "  <set timeout-setup=\"" + setupMs + "\"/>\n"
                 + "  <set timeout-plan=\"" + planMs + "\"/>\n"
@@ -271,6 +307,11 @@ public final class Main {
         } catch (IOException e) {
             System.err.println("apdp host: cannot write the settings files: " + e);
         }
+    }
+
+    /** A configured limit as the platform reads it (logist.config.Parsers.parseSettings does the same). */
+    private static long withMargin(long ms) {
+        return ms + ms / 100;
     }
 
     private static long millis(Object seconds) {
@@ -371,31 +412,55 @@ public final class Main {
             throw new IllegalStateException("plan() returned null for vehicle " + v
                     + "; use Plan.EMPTY for a vehicle that does nothing");
         }
-        City at = plan.initialCity();
+        City at = Hooks.plans().start(plan);
         if (v < vehicles.size()) {
             City home = vehicles.get(v).homeCity();
-            if (at != null && at != home) {
+            if (at != null && !at.equals(home)) {
                 throw new IllegalStateException("the plan of vehicle " + v + " (" + vehicles.get(v).name()
                         + ") starts in " + at + ", not at its home city " + home);
             }
             at = home;
         }
-        List<Object> out = new ArrayList<>();
-        for (Action action : plan) {
-            if (action instanceof Action.Move) {
-                City to = ((Action.Move) action).destination;
-                List<City> hops = at == null || at.hasNeighbor(to) ? List.of(to) : at.pathTo(to);
-                for (City hop : hops) {
-                    out.add(List.of("move", hop.name));
-                }
-                at = to;
-            } else if (action instanceof Action.Pickup) {
-                out.add(List.of("pickup", ((Action.Pickup) action).task.id));
-            } else if (action instanceof Action.Delivery) {
-                out.add(List.of("deliver", ((Action.Delivery) action).task.id));
+        Steps steps = new Steps(at);
+        for (logist.plan.Action action : plan) {
+            if (action == null) {
+                throw new IllegalStateException("the plan of vehicle " + v + " holds a null action");
             }
+            action.accept(steps);
         }
-        return out;
+        return steps.out;
+    }
+
+    /** A plan's actions as the protocol's: a move to a city that is not a neighbour becomes the moves of a shortest path. */
+    private static final class Steps implements ActionHandler<Void> {
+        final List<Object> out = new ArrayList<>();
+        private City at;
+
+        Steps(City start) {
+            this.at = start;
+        }
+
+        @Override
+        public Void moveTo(City to) {
+            List<City> hops = at == null || at.hasNeighbor(to) ? List.of(to) : at.pathTo(to);
+            for (City hop : hops) {
+                out.add(List.of("move", hop.name));
+            }
+            at = to;
+            return null;
+        }
+
+        @Override
+        public Void pickup(Task task) {
+            out.add(List.of("pickup", task.id));
+            return null;
+        }
+
+        @Override
+        public Void deliver(Task task) {
+            out.add(List.of("deliver", task.id));
+            return null;
+        }
     }
 
     // ---- the request's values ----

@@ -12,15 +12,19 @@ import logist.topology.Topology;
 
 /**
  * An auction agent: it bids for tasks one at a time, learns each auction's outcome, and finally
- * plans the tasks it won. apdp's host creates one instance per match (public no-argument
- * constructor) and calls these methods in this order.
+ * plans the tasks it won. apdp's host creates one instance per match (a constructor without
+ * arguments) and calls these methods in this order.
  */
 public interface AuctionBehavior {
 
     /** Called once, before the first auction. */
     void setup(Topology topology, TaskDistribution distribution, Agent agent);
 
-    /** The bid for {@code task} as a whole number; {@code null} abstains. */
+    /**
+     * The bid for {@code task} as a whole number; {@code null} abstains. With a Logist configuration
+     * any {@code Long} is a bid, a negative one included (it pays to take the task); in apdp's own
+     * scenarios a bid is from 0 to 10^12.
+     */
     Long askPrice(Task task);
 
     /**

@@ -3,16 +3,25 @@ package logist.plan;
 import logist.task.Task;
 import logist.topology.Topology.City;
 
-/** A step of a vehicle's plan: move to a city, pick up a task, or deliver a task. */
+/**
+ * A step of a vehicle's plan: move to a city, pick up a task, or deliver a task. An action shows
+ * what it does through {@link #accept}: {@code action.accept(handler)} calls the handler's
+ * {@code moveTo}, {@code pickup} or {@code deliver}.
+ */
 public abstract class Action {
 
-    private Action() {
+    Action() {
     }
 
-    /** Drive to {@code destination} (a neighbouring city; a farther one is reached along a shortest path). */
+    /** The action in words, with the whole task or city: e.g. {@code Move to Lyon}. */
+    public abstract String toLongString();
+
+    /** Hand this action to {@code handler}: its {@code moveTo}, {@code pickup} or {@code deliver}. */
+    public abstract <T> T accept(ActionHandler<T> handler);
+
+    /** Drive to a city: a neighbouring one; a farther one is reached along a shortest path. */
     public static final class Move extends Action {
-        /** Where the vehicle drives. */
-        public final City destination;
+        private final City destination;
 
         public Move(City destination) {
             if (destination == null) {
@@ -22,15 +31,26 @@ public abstract class Action {
         }
 
         @Override
+        public <T> T accept(ActionHandler<T> handler) {
+            return handler.moveTo(destination);
+        }
+
+        /** {@code Move (Lyon)}. */
+        @Override
         public String toString() {
             return "Move (" + destination + ")";
         }
+
+        /** {@code Move to Lyon}. */
+        @Override
+        public String toLongString() {
+            return "Move to " + destination;
+        }
     }
 
-    /** Pick up {@code task} in its pickup city. */
+    /** Pick up a task in its pickup city. */
     public static final class Pickup extends Action {
-        /** The task picked up. */
-        public final Task task;
+        private final Task task;
 
         public Pickup(Task task) {
             if (task == null) {
@@ -40,15 +60,26 @@ public abstract class Action {
         }
 
         @Override
+        public <T> T accept(ActionHandler<T> handler) {
+            return handler.pickup(task);
+        }
+
+        /** {@code Pickup (Task 0)}. */
+        @Override
         public String toString() {
             return "Pickup (Task " + task.id + ")";
         }
+
+        /** {@code Pickup (Task 0, 3 kg, 1234 CHF, Paris -> Marseille)}. */
+        @Override
+        public String toLongString() {
+            return "Pickup " + task;
+        }
     }
 
-    /** Deliver {@code task} in its delivery city. */
+    /** Deliver a task in its delivery city. */
     public static final class Delivery extends Action {
-        /** The task delivered. */
-        public final Task task;
+        private final Task task;
 
         public Delivery(Task task) {
             if (task == null) {
@@ -58,8 +89,20 @@ public abstract class Action {
         }
 
         @Override
+        public <T> T accept(ActionHandler<T> handler) {
+            return handler.deliver(task);
+        }
+
+        /** {@code Delivery (Task 0)}. */
+        @Override
         public String toString() {
             return "Delivery (Task " + task.id + ")";
+        }
+
+        /** {@code Delivery (Task 0, 3 kg, 1234 CHF, Paris -> Marseille)}. */
+        @Override
+        public String toLongString() {
+            return "Delivery " + task;
         }
     }
 }

@@ -6,38 +6,61 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
+import apdp.host.Hooks;
 import logist.task.Task;
 import logist.topology.Topology.City;
 
-/** A vehicle's plan: the actions it takes, starting at its home city. */
-public final class Plan implements Iterable<Action> {
-    /** The plan of a vehicle that does nothing. */
-    public static final Plan EMPTY = new Plan(null, new ArrayList<>(), true);
+/**
+ * A vehicle's plan: the actions it takes from the city it starts in (its home city, in an auction).
+ * A move to a city that is not a neighbour is driven, and charged, along a shortest path. Once
+ * {@linkplain #seal() sealed} a plan cannot change; {@link #EMPTY} is sealed.
+ */
+public class Plan implements Iterable<Action> {
+    /** The plan of a vehicle that does nothing (no start city, no actions; sealed). */
+    public static final Plan EMPTY = new Plan((City) null).seal();
 
-    private final City initialCity;
+    static {
+        Hooks.registerPlans(new Hooks.Plans() { // not a lambda: faster to start
+            @Override
+            public City start(Plan plan) {
+                return plan.start;
+            }
+        });
+    }
+
+    private final City start;
     private final List<Action> actions;
-    private final boolean fixed;
+    private final List<Action> view;
+    private boolean sealed;
 
-    private Plan(City initialCity, List<Action> actions, boolean fixed) {
-        this.initialCity = initialCity;
-        this.actions = actions;
-        this.fixed = fixed;
+    /** A plan from {@code start} with {@code actions}. */
+    public Plan(City start, Action... actions) {
+        this(start, actions == null ? Collections.<Action>emptyList() : Arrays.asList(actions));
     }
 
-    /** A plan from {@code initialCity} with {@code actions}. */
-    public Plan(City initialCity, Action... actions) {
-        this(initialCity, new ArrayList<>(Arrays.asList(actions)), false);
+    /** A plan from {@code start} with {@code actions} (copied). */
+    public Plan(City start, List<Action> actions) {
+        this.start = start;
+        this.actions = new ArrayList<>(actions);
+        this.view = Collections.unmodifiableList(this.actions);
+        for (Action action : this.actions) {
+            if (action == null) {
+                throw new NullPointerException("a plan holds no null action");
+            }
+        }
     }
 
-    /** A plan from {@code initialCity} with {@code actions}. */
-    public Plan(City initialCity, List<Action> actions) {
-        this(initialCity, new ArrayList<>(actions), false);
+    /** The actions, then the distance in km: {@code [Move (Lyon), Pickup (Task 0)], 782.0}. */
+    @Override
+    public String toString() {
+        return actions + ", " + totalDistance();
     }
 
-    /** Add {@code action} at the end. */
+    /** Add {@code action} at the end (IllegalStateException once sealed). */
     public void append(Action action) {
-        if (fixed) {
-            throw new UnsupportedOperationException("Plan.EMPTY cannot be changed; create a new Plan");
+        if (sealed) {
+            throw new IllegalStateException(this == EMPTY ? "Plan.EMPTY cannot be changed; create a new Plan"
+                    : "this plan is sealed and cannot be changed");
         }
         if (action == null) {
             throw new NullPointerException("a plan holds no null action");
@@ -60,18 +83,35 @@ public final class Plan implements Iterable<Action> {
         append(new Action.Delivery(task));
     }
 
-    /** Where the plan starts (null for {@link #EMPTY}). */
-    public City initialCity() {
-        return initialCity;
+    /** Make this plan unchangeable; returns it. */
+    public Plan seal() {
+        sealed = true;
+        return this;
+    }
+
+    /** Whether this plan can no longer change. */
+    public boolean isSealed() {
+        return sealed;
+    }
+
+    /** The actions in order (read only). */
+    @Override
+    public Iterator<Action> iterator() {
+        return view.iterator();
+    }
+
+    /** The distance its moves drive, in km. */
+    public double totalDistance() {
+        return totalDistanceUnits() / 1000.0;
     }
 
     /** The distance its moves drive, in units (km x 1000); a move to a farther city counts its shortest distance. */
     public long totalDistanceUnits() {
         long units = 0;
-        City at = initialCity;
+        City at = start;
         for (Action action : actions) {
-            if (action instanceof Action.Move) {
-                City to = ((Action.Move) action).destination;
+            City to = action.accept(Destination.INSTANCE);
+            if (to != null) {
                 if (at != null) {
                     units += at.distanceUnitsTo(to);
                 }
@@ -81,18 +121,28 @@ public final class Plan implements Iterable<Action> {
         return units;
     }
 
-    /** The distance its moves drive, in km. */
-    public double totalDistance() {
-        return totalDistanceUnits() / 1000.0;
+    /** The city a move leads to (null for other actions). */
+    private static final class Destination implements ActionHandler<City> {
+        static final Destination INSTANCE = new Destination();
+
+        @Override
+        public City moveTo(City city) {
+            return city;
+        }
+
+        @Override
+        public City pickup(Task task) {
+            return null;
+        }
+
+        @Override
+        public City deliver(Task task) {
+            return null;
+        }
     }
 
-    @Override
-    public Iterator<Action> iterator() {
-        return Collections.unmodifiableList(actions).iterator();
-    }
-
-    @Override
-    public String toString() {
-        return actions + ", " + totalDistance();
+    /** Where this plan starts (for PlanVerifier). */
+    City start() {
+        return start;
     }
 }

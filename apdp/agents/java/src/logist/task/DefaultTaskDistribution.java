@@ -1,80 +1,176 @@
 package logist.task;
 
+import java.util.List;
 import java.util.Random;
 
+import apdp.host.Hooks;
 import logist.topology.Topology;
 import logist.topology.Topology.City;
 
 /**
- * The distribution of a match's tasks, as apdp's referee states it: the probability of every
- * ordered pair of cities and each pair's weight and reward. {@link #createTask()} draws a task.
+ * The distribution of tasks over the ordered pairs of cities: each pair's probability, reward and
+ * weight (matrices indexed {@code [pickup id][delivery id]}), and each city's probability of having
+ * no task (the reactive exercise's; 0 in apdp's matches). {@link #createTask()} draws a task as the
+ * platform draws a configuration's tasks (one {@code nextDouble()} picks a row by subtracting row
+ * sums, then a column by adding its values), with this distribution's {@link Random}.
+ *
+ * <p>Tasks created here get ids counting up from 0; in apdp's host, from 1000, clear of the ids of
+ * auctioned tasks in any usual match.
  */
 public class DefaultTaskDistribution implements TaskDistribution {
-    /** The id of the first task {@link #createTask()} draws (clear of the ids of auctioned tasks). */
-    public static final int FIRST_CREATED_ID = 1000;
+
+    static {
+        Hooks.registerDistributions(new Hooks.Distributions() { // not a lambda: faster to start
+            @Override
+            public void nextId(DefaultTaskDistribution distribution, int id) {
+                distribution.nextId = id;
+            }
+        });
+    }
 
     private final Topology topology;
-    private final double[][] probability;
-    private final int[][] weight;
-    private final int[][] reward;
     private final Random random;
-    private int nextId = FIRST_CREATED_ID;
+    private final double[][] probabilities;
+    private final double[][] rewards;
+    private final double[][] weights;
+    private final double[] noTask;
+    private int nextId;
 
-    /** The distribution over {@code topology}'s city pairs, drawing with {@code random}. */
-    public DefaultTaskDistribution(Topology topology, double[][] probability, int[][] weight, int[][] reward,
-            Random random) {
+    /**
+     * The distribution over {@code topology}'s cities: {@code probabilities}, {@code rewards} and
+     * {@code weights} of each ordered pair, {@code noTask} of each city (may be null: 0), drawing
+     * with {@code random}.
+     */
+    public DefaultTaskDistribution(Topology topology, Random random, double[][] probabilities, double[][] rewards,
+            double[][] weights, double[] noTask) {
         this.topology = topology;
-        this.probability = probability;
-        this.weight = weight;
-        this.reward = reward;
         this.random = random;
+        this.probabilities = probabilities;
+        this.rewards = rewards;
+        this.weights = weights;
+        this.noTask = noTask;
     }
 
+    /** The pair's probability value; {@code to == null}: the probability {@code from} has no task. */
     @Override
     public double probability(City from, City to) {
-        return from == null || to == null ? 0.0 : probability[from.id][to.id];
+        if (from == null) {
+            return 0.0;
+        }
+        if (to == null) {
+            return noTask == null ? 0.0 : noTask[from.id];
+        }
+        return probabilities[from.id][to.id];
     }
 
+    /** The pair's reward, truncated to an int. */
     @Override
     public int reward(City from, City to) {
-        return reward[from.id][to.id];
+        return (int) rewards[from.id][to.id];
     }
 
+    /** The pair's weight, truncated to an int. */
     @Override
     public int weight(City from, City to) {
-        return weight[from.id][to.id];
+        return (int) weights[from.id][to.id];
     }
 
-    /** A task drawn from the distribution (ids count up from {@link #FIRST_CREATED_ID}). */
-    public Task createTask() {
-        double total = 0;
-        for (double[] row : probability) {
-            for (double p : row) {
-                total += p;
-            }
+    /**
+     * A task picked up in {@code from}: its delivery city drawn by the row's probabilities (one
+     * {@code nextDouble()}); null when no pair from {@code from} has any probability.
+     */
+    public Task createTask(City from) {
+        double[] row = probabilities[from.id];
+        double sum = 0;
+        for (double p : row) {
+            sum += p;
         }
-        double x = random.nextDouble() * total;
-        int n = topology.size();
-        int from = -1;
-        int to = -1;
-        search:
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (probability[i][j] > 0) {
-                    from = i;
-                    to = j;
-                    x -= probability[i][j];
-                    if (x < 0) {
-                        break search;
-                    }
+        if (!(sum > 0)) {
+            return null;
+        }
+        double x = random.nextDouble() * sum;
+        int last = -1;
+        for (int j = 0; j < row.length; j++) {
+            if (row[j] > 0) {
+                last = j;
+                x -= row[j];
+                if (x < 0) {
+                    return task(from.id, j);
                 }
             }
         }
-        if (from < 0) {
+        return task(from.id, last); // rounding: the last pair with any probability
+    }
+
+    /** {@code n} tasks drawn with {@link #createTask()}. */
+    public TaskSet createTaskSet(int n) {
+        Task[] tasks = new Task[n];
+        for (int i = 0; i < n; i++) {
+            tasks[i] = createTask();
+        }
+        return TaskSet.create(tasks);
+    }
+
+    /** A set of {@code tasks}. */
+    public TaskSet createTaskSet(Task[] tasks) {
+        return TaskSet.create(tasks);
+    }
+
+    /** A task drawn as the platform draws a configuration's tasks (see the class's comment). */
+    public Task createTask() {
+        int n = probabilities.length;
+        double[] sums = new double[n];
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (double p : probabilities[i]) {
+                s += p;
+            }
+            sums[i] = s;
+            total += s;
+        }
+        if (!(total > 0)) {
             throw new IllegalStateException("the distribution gives no pair of cities a probability");
         }
-        City a = topology.cities().get(from);
-        City b = topology.cities().get(to);
-        return new Task(nextId++, a, b, reward[from][to], weight[from][to]);
+        double x = random.nextDouble() * total;
+        int row = -1;
+        for (int i = 0; i < n; i++) {
+            x -= sums[i];
+            if (x < 0) {
+                row = i;
+                for (int j = 0; j < n; j++) {
+                    x += probabilities[i][j];
+                    if (x >= 0) {
+                        return task(i, j);
+                    }
+                }
+                break;
+            }
+        }
+        if (row < 0) { // rounding: the last row with any probability
+            for (int i = 0; i < n; i++) {
+                if (sums[i] > 0) {
+                    row = i;
+                }
+            }
+        }
+        int column = -1;
+        for (int j = 0; j < n; j++) {
+            if (probabilities[row][j] > 0) {
+                column = j;
+            }
+        }
+        return task(row, column);
+    }
+
+    /** The generator this distribution draws with. */
+    public Random getRandom() {
+        return random;
+    }
+
+    private Task task(int from, int to) {
+        List<City> cities = topology.cities();
+        return new Task(nextId++, cities.get(from), cities.get(to), (long) (int) rewards[from][to],
+                (int) weights[from][to]);
     }
 }

@@ -5,7 +5,7 @@ import java.util.List;
 import logist.topology.Topology.City;
 
 /**
- * A task: carry {@code weight} from {@code pickupCity} to {@code deliveryCity}. The host hands an
+ * A task: carry {@code weight} from {@code pickupCity} to {@code deliveryCity}. apdp's host hands an
  * agent one object per task: the task asked in {@code askPrice} is the very object of
  * {@code auctionResult} and of the {@code TaskSet} given to {@code plan} (tasks compare by identity).
  */
@@ -16,17 +16,23 @@ public final class Task {
     public final City pickupCity;
     /** Where it is delivered. */
     public final City deliveryCity;
-    /** What the platform's configuration pays for it (0 where the scenario has no rewards). */
+    /** What the configuration pays for it (0 where apdp's scenario has no rewards). */
     public final long reward;
     /** Its weight. */
     public final int weight;
 
-    public Task(int id, City from, City to, long reward, int weight) {
+    public Task(int id, City pickupCity, City deliveryCity, long reward, int weight) {
         this.id = id;
-        this.pickupCity = from;
-        this.deliveryCity = to;
+        this.pickupCity = pickupCity;
+        this.deliveryCity = deliveryCity;
         this.reward = reward;
         this.weight = weight;
+    }
+
+    /** {@code (Task 0, 3 kg, 1234 CHF, Paris -> Marseille)}. */
+    @Override
+    public String toString() {
+        return "(Task " + id + ", " + weight + " kg, " + reward + " CHF, " + pickupCity + " -> " + deliveryCity + ")";
     }
 
     /** The cities after the pickup city up to the delivery city, along a shortest path. */
@@ -37,10 +43,5 @@ public final class Task {
     /** The shortest distance from the pickup to the delivery city, in km. */
     public double pathLength() {
         return pickupCity.distanceTo(deliveryCity);
-    }
-
-    @Override
-    public String toString() {
-        return "(Task " + id + ", " + weight + " kg, " + reward + " CHF, " + pickupCity + " -> " + deliveryCity + ")";
     }
 }

@@ -4,31 +4,45 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 
+import apdp.host.Hooks;
+
 /**
  * A road network: cities (in the order of the network's file, which is their {@code id}) and
- * roads. Distances are kept in integer units of km x 1000, shortest paths over all pairs are
- * computed once, on units.
+ * roads. Distances are kept in whole units of km x 1000; shortest paths over all pairs are computed
+ * once, on units, when the network is built ({@link Builder}).
  */
 public class Topology implements Iterable<Topology.City> {
 
-    /** A city of the network; one object per city. */
-    public static class City {
+    static {
+        Hooks.registerTopologies(new Hooks.Topologies() { // not a lambda: faster to start
+            @Override
+            public void name(Topology topology, String name) {
+                topology.name = name;
+            }
+        });
+    }
+
+    /** A city of the network; one object per city. Iterating over a city visits its neighbours. */
+    public static class City implements Iterable<City> {
         /** The city's index in the network (0-based, file order). */
         public final int id;
-        /** The city's name. */
-        public final String name;
         /** Where the city is drawn. */
         public final int xPos;
         /** Where the city is drawn. */
         public final int yPos;
+        /** The city's name. */
+        public final String name;
 
         private final Topology topology;
         private final List<City> neighbors = new ArrayList<>();
+        private final List<City> neighborsView = Collections.unmodifiableList(neighbors);
 
         City(Topology topology, int id, String name, int xPos, int yPos) {
             this.topology = topology;
@@ -38,9 +52,27 @@ public class Topology implements Iterable<Topology.City> {
             this.yPos = yPos;
         }
 
-        /** The cities one road away, in the order of the network's roads. */
+        /** Same city (of the same network). */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof City && ((City) other).id == id && ((City) other).topology == topology;
+        }
+
+        /** The city's id. */
+        @Override
+        public int hashCode() {
+            return id;
+        }
+
+        /** The city's name. */
+        @Override
+        public String toString() {
+            return name;
+        }
+
+        /** The cities one road away, in the order of the network's roads (unmodifiable). */
         public List<City> neighbors() {
-            return Collections.unmodifiableList(neighbors);
+            return neighborsView;
         }
 
         /** Whether a road joins this city and {@code other}. */
@@ -48,9 +80,10 @@ public class Topology implements Iterable<Topology.City> {
             return neighbors.contains(other);
         }
 
-        /** A neighbour drawn with {@code random}. */
-        public City randomNeighbor(Random random) {
-            return neighbors.get(random.nextInt(neighbors.size()));
+        /** The neighbours, as {@link #neighbors()}. */
+        @Override
+        public Iterator<City> iterator() {
+            return neighborsView.iterator();
         }
 
         /** The shortest distance to {@code other} in units (km x 1000). */
@@ -58,21 +91,21 @@ public class Topology implements Iterable<Topology.City> {
             return topology.units[id][other.id];
         }
 
-        /** The shortest distance to {@code other} in km. */
+        /** The shortest distance to {@code other} in km (its units / 1000). */
         public double distanceTo(City other) {
             return topology.units[id][other.id] / 1000.0;
         }
 
         /**
-         * The cities after this one up to and including {@code destination} along a shortest
-         * path (empty for this city itself).
+         * The cities after this one up to and including {@code destination} along a shortest path
+         * (empty for this city itself); a new list each time.
          */
         public List<City> pathTo(City destination) {
             int[] previous = topology.previous[id];
             List<City> path = new ArrayList<>();
             for (int c = destination.id; c != id; c = previous[c]) {
                 if (c < 0) {
-                    throw new IllegalArgumentException("no road leads from " + name + " to " + destination);
+                    throw new TopologyException("no road leads from " + name + " to " + destination);
                 }
                 path.add(topology.cities.get(c));
             }
@@ -80,19 +113,52 @@ public class Topology implements Iterable<Topology.City> {
             return path;
         }
 
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof City && ((City) other).id == id && ((City) other).topology == topology;
+        /** A neighbour drawn with {@code random} (each equally likely). */
+        public City randomNeighbor(Random random) {
+            return neighbors.get(random.nextInt(neighbors.size()));
+        }
+    }
+
+    /** Builds a network: cities first, then the roads between them. */
+    public static class Builder {
+        private final List<String> names = new ArrayList<>();
+        private final List<int[]> positions = new ArrayList<>();
+        private final Map<String, Integer> index = new HashMap<>();
+        private final List<long[]> routes = new ArrayList<>();
+
+        public Builder() {
         }
 
-        @Override
-        public int hashCode() {
-            return id;
+        /** Add the city {@code name} drawn at ({@code x}, {@code y}); its id is the number of cities added before. */
+        public void addCity(String name, int x, int y) {
+            if (index.containsKey(name)) {
+                throw new TopologyException("the city " + name + " is added twice");
+            }
+            index.put(name, names.size());
+            names.add(name);
+            positions.add(new int[] {x, y});
         }
 
-        @Override
-        public String toString() {
-            return name;
+        /**
+         * Add a road between the cities {@code from} and {@code to} of {@code distance} units (km x
+         * 1000, as {@code Measures.kmToUnits} gives them); a second road between the same cities
+         * keeps the shorter length.
+         */
+        public void addRoute(String from, String to, long distance) {
+            Integer a = index.get(from);
+            Integer b = index.get(to);
+            if (a == null || b == null) {
+                throw new TopologyException("a route from " + from + " to " + to + " names an unknown city");
+            }
+            if (distance < 0) {
+                throw new TopologyException("the route from " + from + " to " + to + " has a negative length");
+            }
+            routes.add(new long[] {a, b, distance});
+        }
+
+        /** The network (its shortest paths computed). */
+        public Topology build() {
+            return new Topology(this);
         }
     }
 
@@ -106,36 +172,38 @@ public class Topology implements Iterable<Topology.City> {
         }
     }
 
-    private final String name;
+    private String name = "topology";
     private final List<City> cities = new ArrayList<>();
+    private final List<City> citiesView = Collections.unmodifiableList(cities);
+    private final Map<String, City> byName = new HashMap<>();
     private final long[][] units;
     private final int[][] previous;
 
-    /**
-     * A network of cities {@code names} drawn at ({@code x}, {@code y}) with roads {@code from[k]}
-     * to {@code to[k]} (city indices) of {@code km[k]} km each.
-     */
-    public Topology(String name, String[] names, int[] x, int[] y, int[] from, int[] to, double[] km) {
-        this.name = name;
-        int n = names.length;
+    private Topology(Builder builder) {
+        int n = builder.names.size();
         for (int i = 0; i < n; i++) {
-            cities.add(new City(this, i, names[i], x[i], y[i]));
+            int[] at = builder.positions.get(i);
+            City city = new City(this, i, builder.names.get(i), at[0], at[1]);
+            cities.add(city);
+            byName.put(city.name, city);
         }
         long[][] road = new long[n][n];
         for (long[] row : road) {
             Arrays.fill(row, -1);
         }
-        for (int k = 0; k < from.length; k++) {
-            long length = Math.round(km[k] * 1000.0);
-            City a = cities.get(from[k]);
-            City b = cities.get(to[k]);
+        for (long[] route : builder.routes) {
+            City a = cities.get((int) route[0]);
+            City b = cities.get((int) route[1]);
+            if (a == b) {
+                continue;
+            }
             if (road[a.id][b.id] < 0) {
                 a.neighbors.add(b);
                 b.neighbors.add(a);
             }
-            if (road[a.id][b.id] < 0 || length < road[a.id][b.id]) {
-                road[a.id][b.id] = length;
-                road[b.id][a.id] = length;
+            if (road[a.id][b.id] < 0 || route[2] < road[a.id][b.id]) {
+                road[a.id][b.id] = route[2];
+                road[b.id][a.id] = route[2];
             }
         }
         units = new long[n][];
@@ -176,8 +244,20 @@ public class Topology implements Iterable<Topology.City> {
     }
 
     /** The cities, in the network's order. */
+    @Override
+    public Iterator<City> iterator() {
+        return citiesView.iterator();
+    }
+
+    /** The network's name (apdp: its name in the match, e.g. {@code france}). */
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** The cities, in the network's order (unmodifiable). */
     public List<City> cities() {
-        return Collections.unmodifiableList(cities);
+        return citiesView;
     }
 
     /** The number of cities. */
@@ -185,28 +265,22 @@ public class Topology implements Iterable<Topology.City> {
         return cities.size();
     }
 
-    /** A city drawn with {@code random}. */
+    /** A city drawn with {@code random} (each equally likely). */
     public City randomCity(Random random) {
         return cities.get(random.nextInt(cities.size()));
     }
 
-    /** The city called {@code name}. */
+    /** Whether {@code city} is a city of this network. */
+    public boolean contains(City city) {
+        return city != null && city.topology == this;
+    }
+
+    /** The city called {@code name}; a TopologyException when there is none. */
     public City parseCity(String name) {
-        for (City city : cities) {
-            if (city.name.equals(name)) {
-                return city;
-            }
+        City city = byName.get(name);
+        if (city == null) {
+            throw new TopologyException("no city named " + name + " in " + this.name);
         }
-        throw new IllegalArgumentException("no city named " + name + " in " + this.name);
-    }
-
-    @Override
-    public Iterator<City> iterator() {
-        return cities().iterator();
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return city;
     }
 }

@@ -1,0 +1,533 @@
+package logist.agent;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import logist.LogistException;
+import logist.behavior.AuctionBehavior;
+import logist.behavior.CentralizedBehavior;
+import logist.behavior.DeliberativeBehavior;
+import logist.behavior.ReactiveBehavior;
+import logist.config.ParserException;
+import logist.config.XMLTag;
+import logist.plan.Action;
+import logist.plan.Plan;
+import logist.simulation.Company;
+import logist.simulation.Context;
+import logist.simulation.Vehicle;
+import logist.simulation.VehicleController;
+import logist.simulation.VehicleImpl;
+import logist.task.DefaultTaskDistribution;
+import logist.task.Task;
+import logist.task.TaskDistribution;
+import logist.task.TaskSet;
+import logist.topology.Topology.City;
+
+/**
+ * An agent as the platform's own simulation ({@code logist.simulation.Manager}) runs it: one
+ * behaviour (auction, centralized, deliberative or reactive), its company's vehicles, and what it
+ * won. {@link #forClass} makes one. apdp's matches do not use it: apdp's host runs an
+ * {@code AuctionBehavior} itself.
+ *
+ * <p>A round: {@link #beginRound} gives the agent its tasks (an auction agent: those it won;
+ * others: all of them); auction and centralized agents plan all their vehicles at once,
+ * deliberative agents each vehicle on its own (a vehicle whose plan gets stuck, e.g. on a task
+ * another vehicle took, reports {@code planCancelled} and plans again from where it is), and
+ * reactive vehicles are offered, in each city they reach, a task drawn from the distribution (or
+ * none, by the city's no-task probability) until they have delivered as many tasks as the settings'
+ * {@code NUMBER_OF_TASKS} (or made 100 times as many moves).
+ */
+public abstract class AgentImpl implements VehicleController {
+
+    /** The kind of behaviour an agent has. */
+    public enum Type {
+        REACTIVE, DELIBERATIVE, CENTRALIZED, AUCTION
+    }
+
+    final String name;
+    final Map<String, String> properties;
+    final Info info = new Info();
+    int id;
+    Context context;
+    List<VehicleImpl> vehicles = Collections.emptyList();
+    List<Vehicle> vehicleInfos = Collections.emptyList();
+    TaskSet won = TaskSet.create(new Task[0]);
+    int delivered;
+
+    AgentImpl(String name, Map<String, String> properties) {
+        this.name = name;
+        this.properties = properties == null ? new HashMap<String, String>() : new HashMap<>(properties);
+    }
+
+    /** The agent's name. */
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Join the simulation of {@code context} as agent {@code id}, driving {@code company}'s vehicles; sets up the behaviour. */
+    public void setup(int id, Context context, Company company) {
+        this.id = id;
+        this.context = context;
+        this.vehicles = company.vehicles;
+        List<Vehicle> infos = new ArrayList<>();
+        for (VehicleImpl vehicle : vehicles) {
+            vehicle.setController(this);
+            infos.add(vehicle.getInfo());
+        }
+        this.vehicleInfos = Collections.unmodifiableList(infos);
+        setupBehavior(context.getTopology(), context.getTaskDistribution());
+    }
+
+    abstract void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution);
+
+    /**
+     * Begin a round with {@code tasks}: the vehicles go home, sharing a copy of the set (a task one
+     * picks up is gone for the others), and the agent plans (see the class's comment).
+     */
+    public void beginRound(TaskSet tasks) {
+        TaskSet pool = TaskSet.copyOf(tasks);
+        for (VehicleImpl vehicle : vehicles) {
+            vehicle.beginRound(pool);
+        }
+        planRound(tasks);
+    }
+
+    abstract void planRound(TaskSet tasks);
+
+    /** The agent's bid for {@code task} (null: it abstains; only auction agents bid). */
+    public abstract Long askBid(Task task);
+
+    /** The outcome of {@code task}'s auction: the winner's id and every bid. */
+    public void notifyResult(Task task, int winner, Long[] bids) {
+        if (winner == id) {
+            won.add(task);
+        }
+    }
+
+    /** The vehicles this agent drives. */
+    public List<VehicleImpl> getVehicles() {
+        return vehicles;
+    }
+
+    /** The agent as its behaviour sees it. */
+    public Agent getInfo() {
+        return info;
+    }
+
+    /**
+     * An agent named {@code name} with {@code properties} (its {@code <set>} values) running a new
+     * instance of {@code behaviorClass} (made with its constructor without arguments); its type is
+     * the behaviour interface the class implements. LogistException when it implements none or
+     * cannot be made.
+     */
+    public static AgentImpl forClass(String name, Map<String, String> properties, Class<?> behaviorClass) {
+        Object behavior;
+        try {
+            Constructor<?> make = behaviorClass.getDeclaredConstructor();
+            make.setAccessible(true);
+            behavior = make.newInstance();
+        } catch (InvocationTargetException e) {
+            throw new LogistException("agent " + name + ": " + behaviorClass.getName() + "'s constructor failed: "
+                    + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new LogistException("agent " + name + ": cannot make a " + behaviorClass.getName() + " (" + e + ")", e);
+        }
+        if (behavior instanceof AuctionBehavior) {
+            return new Auction(name, properties, (AuctionBehavior) behavior);
+        }
+        if (behavior instanceof CentralizedBehavior) {
+            return new Centralized(name, properties, (CentralizedBehavior) behavior);
+        }
+        if (behavior instanceof DeliberativeBehavior) {
+            return new Deliberative(name, properties, (DeliberativeBehavior) behavior);
+        }
+        if (behavior instanceof ReactiveBehavior) {
+            return new Reactive(name, properties, (ReactiveBehavior) behavior);
+        }
+        throw new LogistException("agent " + name + ": " + behaviorClass.getName()
+                + " implements no behaviour of logist.behavior");
+    }
+
+    /** The kind of behaviour this agent has. */
+    public abstract Type type();
+
+    /** One of its vehicles delivered {@code task}. */
+    @Override
+    public void notifyDelivery(Task task) {
+        delivered++;
+        if (context != null) {
+            context.notifyDelivery(task);
+        }
+    }
+
+    /** One of its vehicles picked up {@code task}. */
+    @Override
+    public void notifyPickup(Task task) {
+        if (context != null) {
+            context.notifyPickup(task);
+        }
+    }
+
+    /** An agent whose vehicles follow plans: one queue of actions per vehicle. */
+    abstract static class Planned extends AgentImpl {
+        final List<Deque<Action>> queues = new ArrayList<>();
+
+        Planned(String name, Map<String, String> properties) {
+            super(name, properties);
+        }
+
+        void follow(List<Plan> plans) {
+            queues.clear();
+            for (int v = 0; v < vehicles.size(); v++) {
+                queues.add(new ArrayDeque<Action>());
+            }
+            if (plans == null) {
+                throw new LogistException("agent " + name + ": plan() returned null");
+            }
+            for (int v = 0; v < plans.size() && v < vehicles.size(); v++) {
+                follow(v, plans.get(v));
+            }
+        }
+
+        void follow(int v, Plan plan) {
+            Deque<Action> queue = queues.get(v);
+            queue.clear();
+            if (plan != null) {
+                for (Action action : plan) {
+                    queue.add(action);
+                }
+            }
+        }
+
+        @Override
+        public Action nextAction(int vehicleId) {
+            return vehicleId < queues.size() ? queues.get(vehicleId).poll() : null;
+        }
+
+        @Override
+        public void stuckAction(int vehicleId, Action action) {
+            throw new LogistException("agent " + name + ": vehicle " + vehicles.get(vehicleId).getInfo().name()
+                    + " cannot execute " + action.toLongString() + " in " + vehicles.get(vehicleId).getCurrentCity());
+        }
+    }
+
+    private static final class Auction extends Planned {
+        private final AuctionBehavior behavior;
+
+        Auction(String name, Map<String, String> properties, AuctionBehavior behavior) {
+            super(name, properties);
+            this.behavior = behavior;
+        }
+
+        @Override
+        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
+            behavior.setup(topology, distribution, info);
+        }
+
+        @Override
+        public Long askBid(Task task) {
+            return behavior.askPrice(task);
+        }
+
+        @Override
+        public void notifyResult(Task task, int winner, Long[] bids) {
+            super.notifyResult(task, winner, bids);
+            behavior.auctionResult(task, winner, bids);
+        }
+
+        @Override
+        void planRound(TaskSet tasks) {
+            follow(behavior.plan(vehicleInfos, tasks));
+        }
+
+        @Override
+        public Type type() {
+            return Type.AUCTION;
+        }
+    }
+
+    private static final class Centralized extends Planned {
+        private final CentralizedBehavior behavior;
+
+        Centralized(String name, Map<String, String> properties, CentralizedBehavior behavior) {
+            super(name, properties);
+            this.behavior = behavior;
+        }
+
+        @Override
+        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
+            behavior.setup(topology, distribution, info);
+        }
+
+        @Override
+        public Long askBid(Task task) {
+            return null;
+        }
+
+        @Override
+        void planRound(TaskSet tasks) {
+            won = TaskSet.copyOf(tasks);
+            follow(behavior.plan(vehicleInfos, tasks));
+        }
+
+        @Override
+        public Type type() {
+            return Type.CENTRALIZED;
+        }
+    }
+
+    private static final class Deliberative extends Planned {
+        private final DeliberativeBehavior behavior;
+        private TaskSet remaining;
+        private int replans;
+
+        Deliberative(String name, Map<String, String> properties, DeliberativeBehavior behavior) {
+            super(name, properties);
+            this.behavior = behavior;
+        }
+
+        @Override
+        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
+            behavior.setup(topology, distribution, info);
+        }
+
+        @Override
+        public Long askBid(Task task) {
+            return null;
+        }
+
+        @Override
+        void planRound(TaskSet tasks) {
+            won = TaskSet.copyOf(tasks);
+            remaining = TaskSet.copyOf(tasks);
+            replans = 0;
+            queues.clear();
+            for (int v = 0; v < vehicles.size(); v++) {
+                queues.add(new ArrayDeque<Action>());
+                follow(v, behavior.plan(vehicleInfos.get(v), TaskSet.copyOf(remaining)));
+            }
+        }
+
+        @Override
+        public void notifyPickup(Task task) {
+            super.notifyPickup(task);
+            if (remaining != null) {
+                remaining.remove(task);
+            }
+        }
+
+        @Override
+        public void stuckAction(int vehicleId, Action action) {
+            if (++replans > 100 * Math.max(1, won.size())) {
+                super.stuckAction(vehicleId, action);
+            }
+            Vehicle vehicle = vehicleInfos.get(vehicleId);
+            behavior.planCancelled(vehicle.getCurrentTasks());
+            follow(vehicleId, behavior.plan(vehicle, TaskSet.copyOf(remaining)));
+        }
+
+        @Override
+        public Type type() {
+            return Type.DELIBERATIVE;
+        }
+    }
+
+    private static final class Reactive extends AgentImpl {
+        private final ReactiveBehavior behavior;
+        private final List<Deque<Action>> errands = new ArrayList<>();
+        private int moves;
+
+        Reactive(String name, Map<String, String> properties, ReactiveBehavior behavior) {
+            super(name, properties);
+            this.behavior = behavior;
+        }
+
+        @Override
+        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
+            behavior.setup(topology, distribution, info);
+        }
+
+        @Override
+        public Long askBid(Task task) {
+            return null;
+        }
+
+        @Override
+        void planRound(TaskSet tasks) {
+            errands.clear();
+            for (VehicleImpl vehicle : vehicles) {
+                vehicle.beginRound(null); // a reactive vehicle takes what it is offered
+                errands.add(new ArrayDeque<Action>());
+            }
+            moves = 0;
+        }
+
+        @Override
+        public Action nextAction(int vehicleId) {
+            Deque<Action> errand = errands.get(vehicleId);
+            if (!errand.isEmpty()) {
+                return errand.poll();
+            }
+            int goal = context.getSettings().get(logist.LogistSettings.SizeKey.NUMBER_OF_TASKS);
+            if (delivered >= goal || moves >= 100 * Math.max(1, goal)) {
+                return null;
+            }
+            VehicleImpl vehicle = vehicles.get(vehicleId);
+            City here = vehicle.getCurrentCity();
+            TaskDistribution distribution = context.getTaskDistribution();
+            Task offered = null;
+            if (distribution instanceof DefaultTaskDistribution) {
+                DefaultTaskDistribution tasks = (DefaultTaskDistribution) distribution;
+                if (tasks.getRandom().nextDouble() >= distribution.probability(here, null)) {
+                    offered = tasks.createTask(here);
+                }
+            }
+            Action action = behavior.act(vehicle.getInfo(), offered);
+            if (action == null) {
+                throw new LogistException("agent " + name + ": act() returned null");
+            }
+            Boolean carry = action.accept(new Errand(offered));
+            if (carry) {
+                errand.add(action);
+                for (City c : here.pathTo(offered.deliveryCity)) {
+                    errand.add(new Action.Move(c));
+                }
+                errand.add(new Action.Delivery(offered));
+                return errand.poll();
+            }
+            moves++;
+            return action;
+        }
+
+        @Override
+        public void stuckAction(int vehicleId, Action action) {
+            throw new LogistException("agent " + name + ": vehicle " + vehicleInfos.get(vehicleId).name()
+                    + " cannot execute " + action.toLongString());
+        }
+
+        @Override
+        public Type type() {
+            return Type.REACTIVE;
+        }
+    }
+
+    /** Whether an action picks up the task offered (then the vehicle carries it to its delivery city). */
+    private static final class Errand implements logist.plan.ActionHandler<Boolean> {
+        private final Task offered;
+
+        Errand(Task offered) {
+            this.offered = offered;
+        }
+
+        @Override
+        public Boolean moveTo(City city) {
+            return Boolean.FALSE;
+        }
+
+        @Override
+        public Boolean pickup(Task task) {
+            if (task != offered || task == null) {
+                throw new LogistException("a reactive agent may pick up only the task it is offered");
+            }
+            return Boolean.TRUE;
+        }
+
+        @Override
+        public Boolean deliver(Task task) {
+            throw new LogistException("a reactive agent delivers by picking up: its vehicle then carries the task");
+        }
+    }
+
+    /** The agent as its behaviour sees it. */
+    final class Info implements Agent {
+        @Override
+        public int id() {
+            return id;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public List<Vehicle> vehicles() {
+            return vehicleInfos;
+        }
+
+        @Override
+        public TaskSet getTasks() {
+            return TaskSet.copyOf(won);
+        }
+
+        @Override
+        public <T> T readProperty(String key, Class<T> type, T defaultValue) {
+            try {
+                return XMLTag.convert(properties, key, "agent " + name, type, defaultValue);
+            } catch (ParserException e) {
+                throw new LogistException(e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public long getTotalDistanceUnits() {
+            long units = 0;
+            for (Vehicle v : vehicleInfos) {
+                units += v.getDistanceUnits();
+            }
+            return units;
+        }
+
+        @Override
+        public double getTotalDistance() {
+            return getTotalDistanceUnits() / 1000.0;
+        }
+
+        @Override
+        public long getTotalCost() {
+            double cost = 0;
+            for (Vehicle v : vehicleInfos) {
+                cost += v.getDistance() * v.costPerKm();
+            }
+            return Math.round(cost);
+        }
+
+        @Override
+        public long getTotalReward() {
+            long reward = 0;
+            for (Vehicle v : vehicleInfos) {
+                reward += v.getReward();
+            }
+            return reward;
+        }
+
+        @Override
+        public long getTotalProfit() {
+            return getTotalReward() - getTotalCost();
+        }
+
+        @Override
+        public int getTotalTasks() {
+            return delivered;
+        }
+
+        @Override
+        public int compareTo(AgentStatistics other) {
+            int c = Long.compare(getTotalProfit(), other.getTotalProfit());
+            return c != 0 ? c : name.compareTo(other.name());
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+}
