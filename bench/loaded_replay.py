@@ -36,7 +36,7 @@ def count_clock_stops(folder: Path) -> tuple[int, int]:
     try:
         stops = faulted = 0
         for m in store.matches():
-            record = store.record(m.key) or {}
+            record = store.record(m.match_id) or {}
             stops += sum(len(clock_stops(str(o))) for o in record.get("output") or [])
             faulted += bool(m.faults)
         return stops, faulted
@@ -65,7 +65,7 @@ def main() -> None:
             busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(cores)] if folders else []
             try:
                 started = time.monotonic()
-                summary = run_tournament(config, out, jobs=args.jobs, progress=False, key=key)
+                summary = run_tournament(config, out, jobs=args.jobs, progress=False, secret=key)
                 seconds = time.monotonic() - started
             finally:
                 for process in busy:

@@ -45,9 +45,9 @@ def outcomes(folder: Path) -> tuple[list[tuple[object, ...]], float]:
         matches = list(store.matches())
         seconds = 0.0
         for m in matches:
-            record = store.record(m.key) or {}
+            record = store.record(m.match_id) or {}
             seconds += float(record.get("timing", {}).get("match", 0.0))
-        return [(m.key, m.profit, m.winner) for m in matches], seconds
+        return [(m.match_id, m.profit, m.winner) for m in matches], seconds
     finally:
         store.close()
 
@@ -80,7 +80,7 @@ def main() -> None:
         for label, jobs, ray in runs:
             out = Path(tmp) / label.replace(" ", "").replace(",", "")
             before = cpu_times()
-            summary = run_tournament(config, out, jobs=jobs, progress=False, key=key, ray=ray)
+            summary = run_tournament(config, out, jobs=jobs, progress=False, secret=key, ray=ray)
             busy, total = (a - b for a, b in zip(cpu_times(), before, strict=True))
             rates[label] = summary.played / summary.seconds
             results[label], match_seconds = outcomes(out)

@@ -17,7 +17,7 @@ pytest_plugins = ["pytester"]
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def _secret_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A fixed per-user key (apdp.referee.seeding) for the whole run: tests never touch the real home,
     and matches played without a key are the same on every run; and a core lock folder
     (apdp.sandbox.cores) of this test process's own."""
@@ -25,7 +25,7 @@ def _key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path.write_text("5e" * 32 + "\n")
     path.chmod(0o600)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("APDP_KEY_FILE", str(path))
+        patch.setenv("APDP_SECRET_FILE", str(path))
         # the cores of this test process's own: tests running side by side each pin their matches
         cores = tmp_path_factory.mktemp("apdp-cores")
         cores.chmod(0o700)

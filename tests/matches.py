@@ -35,7 +35,7 @@ def assert_one_core_per_match(out: Path, matches: int) -> None:
     cores = os.sched_getaffinity(0)
     store = ResultsStore.open(out)
     try:
-        records = [store.record(m.key) for m in store.matches()]
+        records = [store.record(m.match_id) for m in store.matches()]
         bids = [{bid for auction in r["auctions"] for bid in auction["bids"]} for r in records if r is not None]
     finally:
         store.close()

@@ -5,7 +5,7 @@ link to ``/dev/zero`` (reading it never ends) or to a secret elsewhere (copying 
 secret where the agent can read it). Everything apdp does with an agent's files on the host goes
 through :func:`agent_files`, which returns regular files only, never follows a link out of the
 agent's folder, and refuses anything else with one line naming the file and the fix. An agent
-folder can be read by its agent: one that holds apdp's secrets or results (the per-user key file, a
+folder can be read by its agent: one that holds apdp's secrets or results (the per-user secret file, a
 results store, a match record) is refused the same way, so that no agent ever plays beside them.
 """
 
@@ -100,14 +100,14 @@ def agent_files(agent: str | Path) -> list[AgentFile]:
 
 
 def _refuse_secrets(file: AgentFile, agent: Path) -> None:
-    """AgentFilesError if ``file`` of the agent folder ``agent`` is a key, a results store or a record."""
-    from apdp.secret import key_file_path
+    """AgentFilesError if ``file`` of the agent folder ``agent`` is apdp's secret, a results store or a record."""
+    from apdp.secret import secret_file_path
 
     what = None
     if file.path.name in STORE_FILES:
         what = "a results store"
-    elif os.path.realpath(file.path) == os.path.realpath(key_file_path()):
-        what = "apdp's key file"
+    elif os.path.realpath(file.path) == os.path.realpath(secret_file_path()):
+        what = "apdp's secret file"
     elif file.path.suffix == ".json":
         with contextlib.suppress(OSError), open(os.path.realpath(file.path), "rb") as f:
             if _RECORD_MARK in f.read(_RECORD_HEAD).replace(b'"format":"', b'"format": "'):

@@ -28,7 +28,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "apdp tournament --topology france --agents me,naive,honest",
         "apdp tournament --topology all --repeat 3 --jobs 2 --out results/study",
     ),
-    "tournament-key": ("apdp tournament-key results/study",),
+    "tournament-secret": ("apdp tournament-secret results/study",),
     "tournament-repair": ("apdp tournament-repair results/study",),
     "report": (
         "apdp report results/* --format markdown",

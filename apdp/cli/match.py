@@ -10,7 +10,7 @@ import typer
 
 from apdp.files import check_writable
 from apdp.lookup import searched_first
-from apdp.secret import parse_key
+from apdp.secret import parse_secret
 
 if TYPE_CHECKING:
     from apdp.game.task import Task
@@ -75,11 +75,12 @@ def match(
     agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent names or .py files, one per company.")],
     topology: Annotated[str | None, typer.Option(help="Network: ch, fr, gb, nl, a name or a .toml file.")] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Match seed (same seed and key, same match; default: drawn at random).")
+        int | None, typer.Option(help="Match seed (same seed and secret, same match; default: drawn at random).")
     ] = None,
-    key: Annotated[
+    secret_hex: Annotated[
         str | None,
-        typer.Option(help="Secret key, 64 hex digits, the match is derived from (default: your key file)."),
+        typer.Option("--secret", "--key", help="The secret, 64 hex digits, the match is derived from "
+                                               "(default: your secret file)."),
     ] = None,
     tasks: Annotated[int | None, typer.Option(help="Number of tasks auctioned (default 50).")] = None,
     scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
@@ -124,7 +125,7 @@ def match(
         if path is not None:
             check_writable(path)  # before the match, not after it
             check_outside_agents(path, [s.path for s in sources], flag)
-    secret = None if key is None else parse_key(key)
+    secret = None if secret_hex is None else parse_secret(secret_hex)
     drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
     if drawn:
         spec = spec.model_copy(update={"seed": secrets.randbits(63)})
@@ -142,7 +143,7 @@ def match(
     from apdp.sandbox.cores import core_for_a_match
 
     with searched_first("APDP_AGENTS", agents_dir), core_for_a_match():
-        result = play_match(spec, sources, key=secret, on_auction=None if quiet else show)
+        result = play_match(spec, sources, secret=secret, on_auction=None if quiet else show)
     from apdp.sandbox.protections import warning
 
     unprotected = warning(result.get("sandbox", {}).get("unprotected"))

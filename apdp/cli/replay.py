@@ -21,7 +21,7 @@ def stored_record(folder: Path, key: str) -> dict[str, object]:
     finally:
         store.close()
     if record is None:
-        raise UserError(f"{folder}: no match {key!r} (keys are topology/seed/agent/agent, as in the report)")
+        raise UserError(f"{folder}: no match {key!r} (match ids are topology/seed/agent/agent, as in the report)")
     return record
 
 
@@ -29,7 +29,7 @@ def replay(
     record: Annotated[Path, typer.Argument(help="A match record (apdp match --record) or a results folder.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
     match: Annotated[
-        str | None, typer.Option(help="In a results folder: the match's key (topology/seed/agent/agent).")
+        str | None, typer.Option(help="In a results folder: the match's id (topology/seed/agent/agent).")
     ] = None,
 ) -> None:
     """Write a self-contained HTML replay of a match: map, auction, plans step by step, result."""

@@ -15,7 +15,7 @@ import typer
 from apdp.agents.discovery import is_bundled
 from apdp.errors import UserError
 from apdp.lookup import searched_first
-from apdp.secret import parse_key
+from apdp.secret import parse_secret
 
 if TYPE_CHECKING:
     from apdp.tournament.ray_executor import RayCluster
@@ -145,10 +145,10 @@ def tournament(
         Path | None,
         typer.Option(help="Results folder; an existing one is resumed (default: results/<date>)."),
     ] = None,
-    key: Annotated[
+    secret_hex: Annotated[
         str | None,
-        typer.Option(help="Secret key, 64 hex digits, of a published tournament to replay "
-                          "(default: the stored one, or a new one)."),
+        typer.Option("--secret", "--key", help="The secret, 64 hex digits, of a published tournament to replay "
+                                               "(default: the stored one, or a new one)."),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar and no report: one line at the end.")] = False,
     executor: Annotated[
@@ -175,7 +175,7 @@ def tournament(
     if cluster is None:
         start_local_executor()
     jobs = default_jobs() if jobs is None else jobs
-    secret = None if key is None else parse_key(key)
+    secret = None if secret_hex is None else parse_secret(secret_hex)
     folder = out if out is not None else new_results_folder()
     if seed is None:
         stored = _stored_seed(folder)
@@ -204,7 +204,7 @@ def tournament(
     from apdp.tournament.sandbox_notice import SandboxNotice
 
     observers = [] if quiet else [SandboxNotice(lambda line: typer.echo(line, err=True))]
-    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, key=secret, ray=cluster,
+    summary = run_tournament(config, folder, jobs=jobs, progress=not quiet, secret=secret, ray=cluster,
                              observers=observers)
     if summary.errors:
         for message in summary.error_messages[:10]:
@@ -224,23 +224,23 @@ def tournament(
         typer.echo(report([folder], "table"))
 
 
-def tournament_key(
+def tournament_secret(
     folder: Annotated[Path, typer.Argument(help="Results folder of `apdp tournament`.")],
 ) -> None:
-    """Print a tournament's secret key (hex), to publish it once the tournament is over.
+    """Print a tournament's secret (hex), to publish it once the tournament is over.
 
-    With the key and the seed anyone can replay it (apdp tournament --seed S --key HEX) and also
-    predict its tasks: publish the key only when no match of it is still to be played.
+    With the secret and the seed anyone can replay it (apdp tournament --seed S --secret HEX) and
+    also predict its tasks: publish the secret only when no match of it is still to be played.
     """
     from apdp.tournament.store import ResultsStore
 
     store = ResultsStore.open(folder)
     try:
-        secret = store.key()
+        secret = store.secret()
     finally:
         store.close()
     if secret is None:
-        raise UserError(f"{folder}: no key stored (results from before keys); resume the run to make one")
+        raise UserError(f"{folder}: no secret stored (results from before secrets); resume the run to make one")
     typer.echo(secret.hex())
 
 
@@ -263,7 +263,9 @@ def tournament_repair(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``apdp tournament``, ``apdp tournament-key`` and ``apdp tournament-repair`` to the CLI."""
+    """Add ``apdp tournament``, ``apdp tournament-secret`` (also ``tournament-key``, its name in
+    apdp 0.1) and ``apdp tournament-repair`` to the CLI."""
     app.command()(tournament)
-    app.command("tournament-key")(tournament_key)
+    app.command("tournament-secret")(tournament_secret)
+    app.command("tournament-key", hidden=True)(tournament_secret)
     app.command("tournament-repair")(tournament_repair)

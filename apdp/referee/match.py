@@ -46,7 +46,7 @@ from apdp.sandbox.build import ensure_built
 from apdp.sandbox.process import AgentProcess, CallFault, CallResult, encode_request
 from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
-from apdp.secret import KEY_BYTES, user_key
+from apdp.secret import SECRET_BYTES, user_secret
 from apdp.text import clean_text
 
 #: Room a record keeps for what is not the game (identities, faults, timing, outputs cut short).
@@ -59,17 +59,17 @@ AuctionListener = Callable[[Task, list[float | None], int | None], None]
 
 
 def match_streams(
-    key: bytes, seed: int, agents: int
+    secret: bytes, seed: int, agents: int
 ) -> tuple[np.random.Generator, np.random.Generator, list[int]]:
     """The match's independent random streams: tasks, tie-breaks, and one seed per agent.
 
-    Each is a keyed derivation of the secret ``key`` and the match ``seed`` (:mod:`apdp.referee.seeding`),
+    Each is a keyed derivation of the ``secret`` and the match ``seed`` (:mod:`apdp.referee.seeding`),
     so an agent cannot work back from its own seed, or from the tasks it sees, to the others.
-    Tasks depend on the key and seed alone, so both legs of a pair see the same task sequence.
+    Tasks depend on the secret and seed alone, so both legs of a pair see the same task sequence.
     """
-    tasks = np.random.default_rng(np.random.SeedSequence(task_seed(key, seed)))
-    ties = np.random.default_rng(np.random.SeedSequence(tie_seed(key, seed)))
-    return tasks, ties, [agent_seed(key, seed, i) for i in range(agents)]
+    tasks = np.random.default_rng(np.random.SeedSequence(task_seed(secret, seed)))
+    ties = np.random.default_rng(np.random.SeedSequence(tie_seed(secret, seed)))
+    return tasks, ties, [agent_seed(secret, seed, i) for i in range(agents)]
 
 
 def _after(told: AuctionResultCall | None, call: Call) -> bytes:
@@ -107,13 +107,13 @@ class _Seat:
 
 class _Referee:
     def __init__(
-        self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, key: bytes,
+        self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, secret: bytes,
         identities: Sequence[dict[str, Any]] | None = None,
         registry: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
-        self.key = key
+        self.secret = secret
         self.topology = scenario.load_topology()
         self.companies: list[Company] = scenario.build_companies(self.topology, len(sources))
         self.distribution = scenario.distribution_for(self.topology)
@@ -209,7 +209,7 @@ class _Referee:
         return fit_record(record, self.record_limit)
 
     def _play(self, listener: AuctionListener | None) -> None:
-        task_rng, tie_rng, agent_seeds = match_streams(self.key, self.seed, len(self.seats))
+        task_rng, tie_rng, agent_seeds = match_streams(self.secret, self.seed, len(self.seats))
         registry = registry_params() if self.registry is None else self.registry
         for seat in self.seats:
             self._build(seat)
@@ -400,7 +400,7 @@ def play_match(
     agents: Sequence[str | AgentSource],
     *,
     seed: int | None = None,
-    key: bytes | None = None,
+    secret: bytes | None = None,
     on_auction: AuctionListener | None = None,
     identities: Sequence[dict[str, Any]] | None = None,
     registry: dict[str, dict[str, Any]] | None = None,
@@ -408,8 +408,8 @@ def play_match(
     """Play one match and return its record (format ``apdp-record/1``).
 
     ``agents`` are names or files (index = company index); ``seed`` overrides the scenario's.
-    ``key`` is the secret the match's streams are derived from (:mod:`apdp.referee.seeding`); None takes
-    the per-user key file. The record keeps the seed, never the key.
+    ``secret`` is what the match's streams are derived from (:mod:`apdp.referee.seeding`); None takes
+    the per-user secret file. The record keeps the seed, never the secret.
     ``identities`` (one per agent, :mod:`apdp.agents.identity`) and ``registry`` (the agents' parameter
     files, :func:`apdp.agents.discovery.registry_params`) are what the caller already knows: a tournament
     gives those it read where it started, so that a match played elsewhere records the same.
@@ -422,8 +422,8 @@ def play_match(
     """
     validate_agent_count([str(a) for a in agents])
     sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
-    key = user_key() if key is None else key
-    if len(key) != KEY_BYTES:
-        raise ValueError(f"a match key is {KEY_BYTES} bytes, got {len(key)}")
-    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, key, identities, registry)
+    secret = user_secret() if secret is None else secret
+    if len(secret) != SECRET_BYTES:
+        raise ValueError(f"a match's secret is {SECRET_BYTES} bytes, got {len(secret)}")
+    referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, secret, identities, registry)
     return referee.play(on_auction)

@@ -102,20 +102,20 @@ class LogEvents(TournamentEvents):
         log.info("tournament: %d matches, %d already stored, %d to play", total, done, total - done)
 
     def on_match_started(self, match: MatchSpec) -> None:
-        log.info("start %s (seed %d)", match.key, match.seed)
+        log.info("start %s (seed %d)", match.match_id, match.seed)
 
     def on_match_finished(self, match: MatchSpec, record: Record) -> None:
         result = record["result"]
         winner = result.get("winner")
         name = "nobody" if winner is None else match.agents[int(winner)]
-        log.info("done %s: profit %s, winner %s", match.key, result.get("profit"), name)
+        log.info("done %s: profit %s, winner %s", match.match_id, result.get("profit"), name)
 
     def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
         for fault in record["result"]["faults"]:
             agent = match.agents[int(fault["agent"])]
             log.warning(
                 "fault %s: %s %s in %s (task %s): %s",
-                match.key, agent, fault.get("kind"), fault.get("phase"), fault.get("task"),
+                match.match_id, agent, fault.get("kind"), fault.get("phase"), fault.get("task"),
                 fault.get("message"),
             )
 
@@ -123,7 +123,7 @@ class LogEvents(TournamentEvents):
         from apdp.referee.record import referee_error
 
         log.error("error %s: the referee failed, stored as a referee error (a rerun plays it again): %s",
-                  match.key, referee_error(record))
+                  match.match_id, referee_error(record))
 
     def on_end(self, interrupted: bool) -> None:
         log.info("tournament %s", "interrupted" if interrupted else "finished")

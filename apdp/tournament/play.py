@@ -27,26 +27,26 @@ class PlayMatch:
 
     ``paths`` maps an agent's name to its file: the match gets both, so that a worker plays exactly
     the files the parent resolved (and hashed into the configuration), whatever its search path.
-    ``key`` is the tournament's secret key (from its store), which the match's streams derive from.
+    ``secret`` is the tournament's secret (from its store), which the match's streams derive from.
     """
 
     scenario: Scenario
     paths: Mapping[str, str]
-    key: bytes = field(repr=False)
+    secret: bytes = field(repr=False)
     #: each agent's identity and the agents' parameter files, as the parent read them (None: the
     #: worker reads them)
     identities: Mapping[str, dict[str, Any]] | None = None
     registry: dict[str, dict[str, Any]] | None = None
 
     def __call__(self, match: MatchSpec) -> Record:
-        return play_scheduled(self.scenario, match, self.paths, self.key, self.identities, self.registry)
+        return play_scheduled(self.scenario, match, self.paths, self.secret, self.identities, self.registry)
 
 
 def play_scheduled(
     scenario: Scenario,
     match: MatchSpec,
     paths: Mapping[str, str | Path],
-    key: bytes,
+    secret: bytes,
     identities: Mapping[str, dict[str, Any]] | None = None,
     registry: dict[str, dict[str, Any]] | None = None,
 ) -> Record:
@@ -58,7 +58,7 @@ def play_scheduled(
     on_network = scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
     agents = [AgentSource(name, Path(paths[name])) for name in match.agents]
     played_as = None if identities is None else [identities[name] for name in match.agents]
-    return play_match(on_network, agents, seed=match.seed, key=key, identities=played_as, registry=registry)
+    return play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
 
 
 def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:

@@ -2,7 +2,7 @@
 
 A tournament is one network and one tournament seed of a results store. Its identity is what decides
 its matches: the stored configuration (field, agent files, scenario), the network, the seed and a
-fingerprint of the store's secret key. A copy of a results folder, or a replay of a tournament with
+fingerprint of the store's secret. A copy of a results folder, or a replay of a tournament with
 its published key, is the same tournament: it is counted once (the matches of both are merged, so a
 copy resumed further adds its extra matches), with a one-line note. Merged only when the matches both
 stores hold agree on everything the seed and key decide (tasks, bids, winners, plans, figures and the
@@ -38,7 +38,7 @@ _NAMED = 3
 
 @dataclass
 class Tournament:
-    """One stored tournament: where it is, what decides it, and its matches by key."""
+    """One stored tournament: where it is, what decides it, and its matches by match id."""
 
     results: str
     topology: str
@@ -71,8 +71,8 @@ class Tournament:
         """Scheduled matches not finished: not stored, or stored as a referee error (without a
         configured field, only the referee errors are known)."""
         if not self.config.get("agents"):
-            return [m for m in self.schedule() if m.key in self.errors]
-        return [m for m in self.schedule() if m.key not in self.matches]
+            return [m for m in self.schedule() if m.match_id in self.errors]
+        return [m for m in self.schedule() if m.match_id not in self.matches]
 
 
 @dataclass
@@ -83,7 +83,7 @@ class Disagreement:
     other: Tournament
     #: the matches both hold
     shared: int
-    #: (match key, where the two records first differ), in key order
+    #: (match id, where the two records first differ), in match id order
     matches: list[tuple[str, str]]
 
     def describe(self) -> str:
@@ -168,24 +168,24 @@ def _disagreement(first: Tournament, other: Tournament) -> Disagreement | None:
     return Disagreement(first, other, len(shared), found) if found else None
 
 
-def _fingerprint(config: Mapping[str, Any], topology: str, seed: int, key: bytes | None,
+def _fingerprint(config: Mapping[str, Any], topology: str, seed: int, secret: bytes | None,
                  matches: Sequence[StoredMatch]) -> str:
     if config:
         decides = {
             "config": {k: v for k, v in config.items() if k not in _STORE_LEVEL},
             "topology": topology,
             "seed": seed,
-            "key": None if key is None else hashlib.sha256(key).hexdigest(),
+            "key": None if secret is None else hashlib.sha256(secret).hexdigest(),
         }
     else:  # a store without a configuration: its results are its identity
-        decides = {"results": sorted((m.key, m.seed, list(m.profit), m.winner) for m in matches)}
+        decides = {"results": sorted((m.match_id, m.seed, list(m.profit), m.winner) for m in matches)}
     return hashlib.sha256(json.dumps(decides, sort_keys=True).encode()).hexdigest()
 
 
 def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
     store = ResultsStore.open(folder)
     try:
-        config, key, identities = store.config(), store.key(), store.identities()
+        config, secret, identities = store.config(), store.secret(), store.identities()
         matches = list(store.matches())
     finally:
         store.close()
@@ -198,9 +198,9 @@ def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
     for m in matches:
         by_tournament.setdefault((m.topology, m.tournament_seed), []).append(m)
     tournaments = [
-        Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, key, stored), config,
-                   identities, {m.key: m for m in stored if m.error is None},
-                   {m.key: m for m in stored if m.error is not None})
+        Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, secret, stored), config,
+                   identities, {m.match_id: m for m in stored if m.error is None},
+                   {m.match_id: m for m in stored if m.error is not None})
         for (topology, seed), stored in by_tournament.items()
     ]
     return config, tournaments
@@ -212,14 +212,14 @@ def _pair(m: MatchSpec) -> str:
 
 def _incomplete_note(t: Tournament, missing: list[MatchSpec]) -> str:
     total = len(t.schedule())
-    failed = [m for m in missing if m.key in t.errors and m.key not in t.matches]
+    failed = [m for m in missing if m.match_id in t.errors and m.match_id not in t.matches]
     if len(missing) == total and not failed:
         return f"{t.label}: not started, none of its {total} matches is stored"
     named = ", ".join(_pair(m) for m in missing[:_NAMED])
     more = f" and {len(missing) - _NAMED} more" if len(missing) > _NAMED else ""
     errors = ""
     if failed:
-        reason = t.errors[failed[0].key].error
+        reason = t.errors[failed[0].match_id].error
         errors = (f", {len(failed)} of them ended in a referee error (apdp's failure, counted for nobody; "
                   f"the first: {reason})")
     return (

@@ -87,7 +87,7 @@ class SentTournament:
     """Everything a worker needs to play any match of the run, without the parent's files."""
 
     scenario: Scenario
-    key: bytes = field(repr=False)
+    secret: bytes = field(repr=False)
     agents: Mapping[str, SentAgent]
     #: each bundle's hash -> a reference to it in the object store (fetched only when not cached)
     bundles: Mapping[str, Any]
@@ -121,7 +121,7 @@ def play_sent(sent: SentTournament, match: MatchSpec) -> Record:
             folder = _unpacked[agent.sha256] = unpack(agent.sha256, fetch)
         paths[name] = folder / agent.entry
     with core_for_a_match():  # as a local worker plays: referee and agents on one core of their own
-        return play_scheduled(sent.scenario, match, paths, sent.key,
+        return play_scheduled(sent.scenario, match, paths, sent.secret,
                               {name: sent.agents[name].identity for name in match.agents},
                               {k: dict(v) for k, v in sent.registry.items()})
 
@@ -166,13 +166,13 @@ class RaySession:
         self,
         matches: Iterable[MatchSpec],
         config: TournamentConfig,
-        key: bytes,
+        secret: bytes,
         identities: Mapping[str, dict[str, Any]],
         events: TournamentEvents,
     ) -> int:
         """Ship the tournament and play ``matches``, reporting through ``events``; returns the errors."""
         agents = list(zip(config.agents, config.agent_paths, strict=True))
-        sent = ship(self.ray, config.scenario, key, agents, config.topologies, identities)
+        sent = ship(self.ray, config.scenario, secret, agents, config.topologies, identities)
         return run_on_ray(self.ray, matches, sent, events, jobs=self.jobs)
 
 
@@ -218,7 +218,7 @@ def connected(cluster: RayCluster) -> Iterator[RaySession]:
 def ship(
     ray: ModuleType,
     scenario: Scenario,
-    key: bytes,
+    secret: bytes,
     agents: Sequence[tuple[str, str]],
     topologies: tuple[str, ...],
     identities: Mapping[str, dict[str, Any]],
@@ -233,7 +233,7 @@ def ship(
         if bundle.sha256 not in bundles:
             bundles[bundle.sha256] = ray.put(bundle)
         sent_agents[name] = SentAgent(bundle.sha256, entry, dict(identities[name]))
-    return SentTournament(scenario, key, sent_agents, bundles, networks_of(topologies), registry_params())
+    return SentTournament(scenario, secret, sent_agents, bundles, networks_of(topologies), registry_params())
 
 
 class _Capacity:

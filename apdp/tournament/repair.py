@@ -5,7 +5,7 @@ others work. So each table is read whole if it can be, else row by row (by rowid
 that reads back is copied into a new store made beside the damaged one. The damaged file is then
 renamed (``tournament.sqlite.damaged-<time>``), never deleted, and the new store takes its place. A
 resume then plays exactly the matches that were lost: their seeds come from the configuration and
-the key, which must both be readable (without them the tournament cannot go on, and nothing is
+the secret, which must both be readable (without them the tournament cannot go on, and nothing is
 changed).
 """
 
@@ -100,7 +100,7 @@ def repair(folder: str | Path) -> Repaired:
             found = {table: readable_rows(source, table) for table in TABLES}
         finally:
             source.close()
-        for table, what in (("tournament", "configuration"), ("secret", "secret key")):
+        for table, what in (("tournament", "configuration"), ("secret", "secret")):
             if len(found[table][0]) != 1:
                 raise StoreError(
                     f"{path} cannot be repaired: its {what} is unreadable, and the matches still to "

@@ -58,7 +58,7 @@ class Context:
     labels: dict[str, str] | None = None
     networks: dict[str, Statistics] = field(default_factory=dict)
     incomplete: list[dict[str, Any]] = field(default_factory=list)
-    #: The stored matches the referee could not finish: tournament, match key, agents, reason.
+    #: The stored matches the referee could not finish: tournament, match id, agents, reason.
     referee_errors: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -74,13 +74,13 @@ def build(
     stats = compute(pooled, errors=errors)
     context = Context(notes=list(pool.notes))
     context.referee_errors = [
-        {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.key,
+        {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.match_id,
          "agents": list(p.match.agents), "reason": p.match.error}
         for p in errors
     ]
     context.incomplete = [
         {"results": t.results, "topology": t.topology, "seed": t.seed, "scheduled": len(t.schedule()),
-         "missing": [m.key for m in missing]}
+         "missing": [m.match_id for m in missing]}
         for t, missing in pool.gaps
     ]
     if group_by is not None:
@@ -201,7 +201,7 @@ def _agents_json(stats: Statistics) -> list[dict[str, Any]]:
 def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None,
             context: Context | None = None) -> dict[str, Any]:
     """The JSON report (with ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
-    tournaments and their missing match keys, ``referee_errors`` (matches the referee could not
+    tournaments and their missing match ids, ``referee_errors`` (matches the referee could not
     finish, in no figure), ``networks`` with each network's ``agents``)."""
     extra: dict[str, Any] = {}
     if group_by is not None:

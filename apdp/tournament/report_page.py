@@ -53,20 +53,20 @@ _BODY = """\
 </main>"""
 
 
-def match_key(match: dict[str, Any]) -> str:
-    """The store key of a JSON report's match (``topology/tournament seed/agent0/agent1``)."""
+def match_id(match: dict[str, Any]) -> str:
+    """The match id of a JSON report's match (``topology/tournament seed/agent0/agent1``)."""
     return "/".join((str(match["topology"]), str(match["tournament_seed"]), *match["agents"]))
 
 
 def replay_name(index: int, key: str) -> str:
-    """The file name of match ``index``'s replay: its number and its key, made safe for a path."""
+    """The file name of match ``index``'s replay: its number and its id, made safe for a path."""
     return f"{index + 1:04d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', key)}.html"
 
 
 def page_data(report: dict[str, Any], title: str, replays: Sequence[str] | None = None) -> dict[str, Any]:
-    """The page's data: the JSON report with each match's key (for ``apdp replay --match``), the
+    """The page's data: the JSON report with each match's id (for ``apdp replay --match``), the
     title, and the relative link to each match's replay (or None)."""
-    matches = [{**m, "key": match_key(m)} for m in report["matches"]]
+    matches = [{**m, "match_id": match_id(m)} for m in report["matches"]]
     return {**report, "matches": matches, "title": title, "replays": list(replays) if replays is not None else None}
 
 
@@ -89,7 +89,7 @@ def write_replays(matches: Sequence[dict[str, Any]], folder: Path) -> list[str]:
         store = ResultsStore.open(results)
         try:
             for i in indices:
-                key = match_key(matches[i])
+                key = match_id(matches[i])
                 record = store.record(key)
                 if record is None:
                     raise UserError(f"{results}: match {key} is gone from the store; make the report again")

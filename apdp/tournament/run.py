@@ -50,7 +50,7 @@ class RunSummary(TournamentEvents):
 
     def on_match_error(self, match: MatchSpec, record: Record) -> None:
         self.errors += 1
-        self.error_messages.append(f"{match.key}: {referee_error(record)}")
+        self.error_messages.append(f"{match.match_id}: {referee_error(record)}")
 
 
 def schedule_of(config: TournamentConfig) -> list[MatchSpec]:
@@ -66,23 +66,23 @@ def run_tournament(
     progress: bool = True,
     play: PlayFunction | None = None,
     observers: Sequence[TournamentEvents] = (),
-    key: bytes | None = None,
+    secret: bytes | None = None,
     ray: RayCluster | None = None,
 ) -> RunSummary:
     """Play the tournament into the store of ``out``, skipping the matches already stored.
 
     ``play`` replaces the real match (tests); ``observers`` get every event after the store.
-    ``key`` is the tournament's secret key: None keeps the store's (a new store makes one); a key
-    given replays a published tournament, and a store holding another key is refused.
+    ``secret`` is the tournament's secret: None keeps the store's (a new store makes one); a secret
+    given replays a published tournament, and a store holding another secret is refused.
     ``ray``: play on a Ray cluster (:mod:`apdp.tournament.ray_executor`) instead of ``jobs`` local
     worker processes, connected before anything is written; the stored results are the same.
     """
     if ray is None or play is not None:
-        return _run(config, Path(out), jobs, progress, play, observers, key, None)
+        return _run(config, Path(out), jobs, progress, play, observers, secret, None)
     from apdp.tournament.ray_executor import connected
 
     with connected(ray) as session:
-        return _run(config, Path(out), jobs, progress, play, observers, key, session)
+        return _run(config, Path(out), jobs, progress, play, observers, secret, session)
 
 
 def _run(
@@ -92,12 +92,12 @@ def _run(
     progress: bool,
     play: PlayFunction | None,
     observers: Sequence[TournamentEvents],
-    key: bytes | None,
+    secret: bytes | None,
     ray: RaySession | None,
 ) -> RunSummary:
     check_outside_agents(out, config.agent_paths, "--out")  # an agent may read its own folder
-    store = ResultsStore.create_or_resume(out, config.to_json(), key)
-    secret = store.key()
+    store = ResultsStore.create_or_resume(out, config.to_json(), secret)
+    secret = store.secret()
     assert secret is not None  # create_or_resume stores one
     try:
         # each agent's identity as it plays now (the store keeps those of the first run)
@@ -108,7 +108,7 @@ def _run(
             store.add_identities(identities)
         schedule = schedule_of(config)
         done = store.finished_keys()
-        todo = [m for m in schedule if m.key not in done]
+        todo = [m for m in schedule if m.match_id not in done]
         summary = RunSummary()
         with RunLog(out) as run_log:
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]

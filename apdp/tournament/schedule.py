@@ -25,7 +25,7 @@ class MatchSpec:
     agents: tuple[str, ...]
 
     @property
-    def key(self) -> str:
+    def match_id(self) -> str:
         """A name unique within a store: ``topology/tournament seed/agent0/agent1``."""
         return "/".join((self.topology, str(self.tournament_seed), *self.agents))
 

@@ -2,10 +2,10 @@
 
 Each row holds the match's full record (JSON) and the summary columns the reports read. A row is
 committed as soon as its match ends, in WAL mode, so a SIGKILL at any moment loses at most the
-matches in flight, and a resume is a query: the keys already stored are skipped. Only the parent
+matches in flight, and a resume is a query: the match ids already stored are skipped. Only the parent
 process of a run writes. The tournament's configuration is stored once; opening the store with a
-different one is refused. So is the tournament's secret key (:mod:`apdp.referee.seeding`), made when the
-store is created (or, for a store older than keys, on its first resume) and never put in a record.
+different one is refused. So is the tournament's secret (:mod:`apdp.referee.seeding`), made when the
+store is created (or, for a store older than secrets, on its first resume) and never put in a record.
 Each agent's identity when it played (:mod:`apdp.agents.identity`) is stored once per tournament, in the
 ``agents`` table (a store older than it gets it on its first resume).
 
@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
-from apdp.secret import new_key
+from apdp.secret import new_secret
 from apdp.tournament.config import config_difference
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec
@@ -50,14 +50,14 @@ CREATE TABLE IF NOT EXISTS tournament (
 );
 CREATE TABLE IF NOT EXISTS secret (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    key BLOB NOT NULL          -- the key every match's streams derive from; published on request
+    key BLOB NOT NULL          -- the secret every match's streams derive from; published on request
 );
 CREATE TABLE IF NOT EXISTS agents (
     name TEXT PRIMARY KEY,
     identity TEXT NOT NULL     -- JSON, apdp.agents.identity: file hash, origin, provenance, apdp version
 );
 CREATE TABLE IF NOT EXISTS matches (
-    key TEXT PRIMARY KEY,
+    key TEXT PRIMARY KEY,      -- the match id (MatchSpec.match_id); the name of apdp 0.1's stores
     topology TEXT NOT NULL,
     tournament_seed INTEGER NOT NULL,
     seed INTEGER NOT NULL,
@@ -80,7 +80,7 @@ class StoreError(UserError):
 class StoredMatch:
     """The summary of one stored match, as the reports read it."""
 
-    key: str
+    match_id: str
     topology: str
     tournament_seed: int
     seed: int
@@ -221,12 +221,12 @@ class ResultsStore:
 
     @classmethod
     def create_or_resume(
-        cls, folder: str | Path, config: Mapping[str, Any], key: bytes | None = None
+        cls, folder: str | Path, config: Mapping[str, Any], secret: bytes | None = None
     ) -> ResultsStore:
         """Open (creating it if needed) the store of ``folder`` for the tournament ``config``.
 
-        ``key`` is the tournament's secret key; None keeps the stored one, or makes a new one. A
-        store that already holds another configuration or another key raises StoreError (one line).
+        ``secret`` is the tournament's secret; None keeps the stored one, or makes a new one. A
+        store that already holds another configuration or another secret raises StoreError (one line).
         """
         folder = Path(folder)
         _refuse_symlinks(folder / STORE_FILE)
@@ -266,9 +266,9 @@ class ResultsStore:
             if difference is None:
                 stored = conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
                 if stored is None:
-                    conn.execute("INSERT INTO secret VALUES (1, ?)", (key or new_key(),))
-                elif key is not None and bytes(stored[0]) != key:
-                    difference = "its key differs from --key"
+                    conn.execute("INSERT INTO secret VALUES (1, ?)", (secret or new_secret(),))
+                elif secret is not None and bytes(stored[0]) != secret:
+                    difference = "its secret differs from --secret"
         if difference is not None:
             conn.close()
             os.close(lock)
@@ -298,8 +298,8 @@ class ResultsStore:
         return cls(folder, conn)
 
     @_translated
-    def key(self) -> bytes | None:
-        """The tournament's secret key, or None for a store made before keys and never resumed."""
+    def secret(self) -> bytes | None:
+        """The tournament's secret, or None for a store made before secrets and never resumed."""
         try:
             row = self.conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
         except sqlite3.OperationalError:  # no such table: a store older than keys
@@ -344,11 +344,11 @@ class ResultsStore:
         winner = None if winner_index is None or error is not None else match.agents[int(winner_index)]
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self.conn:
-            self.conn.execute("DELETE FROM matches WHERE key = ? AND error IS NOT NULL", (match.key,))
+            self.conn.execute("DELETE FROM matches WHERE key = ? AND error IS NOT NULL", (match.match_id,))
             self.conn.execute(
                 "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    match.key,
+                    match.match_id,
                     match.topology,
                     match.tournament_seed,
                     match.seed,
@@ -374,7 +374,7 @@ class ResultsStore:
             raise _problem(self.folder / STORE_FILE, exc) from None
         for key, topology, t_seed, seed, agents, profit, winner, faults, reason in rows:
             yield StoredMatch(
-                key=key,
+                match_id=key,
                 topology=topology,
                 tournament_seed=t_seed,
                 seed=seed,
@@ -386,9 +386,9 @@ class ResultsStore:
             )
 
     @_translated
-    def record(self, key: str) -> Record | None:
-        """The full record of the match ``key``, or None."""
-        row = self.conn.execute("SELECT record FROM matches WHERE key = ?", (key,)).fetchone()
+    def record(self, match_id: str) -> Record | None:
+        """The full record of the match ``match_id``, or None."""
+        row = self.conn.execute("SELECT record FROM matches WHERE key = ?", (match_id,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
     def close(self) -> None:

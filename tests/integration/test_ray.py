@@ -102,9 +102,9 @@ def records(folder: Path) -> dict[str, dict[str, Any]]:
     try:
         out = {}
         for m in store.matches():
-            record = store.record(m.key)
+            record = store.record(m.match_id)
             assert record is not None
-            out[m.key] = {k: v for k, v in without_timing(record).items() if k != "output"}
+            out[m.match_id] = {k: v for k, v in without_timing(record).items() if k != "output"}
         return out
     finally:
         store.close()
@@ -119,8 +119,8 @@ def rows(folder: Path) -> int:
 def test_a_tournament_on_ray_equals_the_local_one(cluster: str, field: Path, tmp_path: Path) -> None:
     config = make_config(topology="france", agents=["template", "alpha", "c-abstain", "honest"],
                          overrides={"tasks": 6})
-    local = run_tournament(config, tmp_path / "local", jobs=2, progress=False, key=KEY)
-    ray = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, key=KEY, ray=RayCluster(cluster))
+    local = run_tournament(config, tmp_path / "local", jobs=2, progress=False, secret=KEY)
+    ray = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, secret=KEY, ray=RayCluster(cluster))
     assert local.played == ray.played == 12 and local.errors == ray.errors == 0
     on_ray = records(tmp_path / "ray")
     assert on_ray == records(tmp_path / "local")
@@ -150,13 +150,13 @@ class _StopAfter(TournamentEvents):
 def test_an_interrupted_ray_run_resumes_to_the_local_results(cluster: str, field: Path, tmp_path: Path) -> None:
     config = make_config(topology="switzerland", agents=["template", "alpha", "naive"], overrides={"tasks": 5})
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(config, tmp_path / "ray", jobs=2, progress=False, key=KEY, ray=RayCluster(cluster),
+        run_tournament(config, tmp_path / "ray", jobs=2, progress=False, secret=KEY, ray=RayCluster(cluster),
                        observers=[_StopAfter(2)])
     stored = rows(tmp_path / "ray")
     assert 2 <= stored < 6
-    resumed = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, key=KEY, ray=RayCluster(cluster))
+    resumed = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, secret=KEY, ray=RayCluster(cluster))
     assert (resumed.skipped, resumed.played, resumed.errors) == (stored, 6 - stored, 0)
-    run_tournament(config, tmp_path / "local", jobs=1, progress=False, key=KEY)
+    run_tournament(config, tmp_path / "local", jobs=1, progress=False, secret=KEY)
     assert records(tmp_path / "ray") == records(tmp_path / "local")
     assert rows(tmp_path / "ray") == 6
 
@@ -193,12 +193,12 @@ def test_a_killed_ray_worker_loses_and_doubles_no_match(cluster: str, field: Pat
 
     killer = threading.Thread(target=kill_the_victims_worker, daemon=True)
     killer.start()
-    summary = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, key=KEY, ray=RayCluster(cluster))
+    summary = run_tournament(config, tmp_path / "ray", jobs=2, progress=False, secret=KEY, ray=RayCluster(cluster))
     killer.join(timeout=5)
     assert killed, "the victim never started"
     assert (summary.played, summary.errors) == (6, 0)
     assert rows(tmp_path / "ray") == 6
-    run_tournament(config, tmp_path / "local", jobs=2, progress=False, key=KEY)
+    run_tournament(config, tmp_path / "local", jobs=2, progress=False, secret=KEY)
     assert records(tmp_path / "ray") == records(tmp_path / "local")
 
 

@@ -51,7 +51,7 @@ class FailingPlay(PlayMatch):
     failing: str = ""
 
     def __call__(self, match: MatchSpec) -> Record:
-        if match.key == self.failing:
+        if match.match_id == self.failing:
             raise RuntimeError("the referee broke down")
         return super().__call__(match)
 
@@ -64,12 +64,12 @@ def test_a_failed_match_is_stored_reported_and_played_again(tmp_path: Path) -> N
     play = FailingPlay(config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), bytes(32),
                        failing=failing)
     out = tmp_path / "out"
-    summary = run_tournament(config, out, jobs=1, progress=False, play=play, key=bytes(32))
+    summary = run_tournament(config, out, jobs=1, progress=False, play=play, secret=bytes(32))
     assert (summary.played, summary.errors) == (schedule - 1, 1), summary.error_messages
     assert "the referee broke down" in summary.error_messages[0]
     store = ResultsStore.open(out)
     try:
-        rows = {m.key: m for m in store.matches()}
+        rows = {m.match_id: m for m in store.matches()}
         assert len(rows) == schedule and rows[failing].error is not None and rows[failing].winner is None
         assert failing not in store.finished_keys()
     finally:
@@ -82,12 +82,12 @@ def test_a_failed_match_is_stored_reported_and_played_again(tmp_path: Path) -> N
     assert sum(a["total_wins"] + a["total_losses"] + a["draws"] for a in data["agents"]) == 2 * (schedule - 1)
     assert "referee_errors" in report([out], "csv").splitlines()[0]
 
-    again = run_tournament(config, out, jobs=1, progress=False, key=bytes(32))  # the resume plays it
+    again = run_tournament(config, out, jobs=1, progress=False, secret=bytes(32))  # the resume plays it
     assert (again.played, again.errors) == (1, 0)
     data = json.loads(report([out], "json"))
     assert data["referee_errors"] == [] and data["incomplete"] == []
     store = ResultsStore.open(out)
     try:
-        assert len(list(store.matches())) == schedule and store.finished_keys() == {m.key for m in store.matches()}
+        assert len(list(store.matches())) == schedule and store.finished_keys() == {m.match_id for m in store.matches()}
     finally:
         store.close()

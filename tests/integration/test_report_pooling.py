@@ -43,10 +43,10 @@ def record(match: MatchSpec) -> dict[str, Any]:
             "result": {"profit": profit, "winner": match.agents.index(first), "faults": []}}
 
 
-def store(folder: Path, cfg: dict[str, Any], *, key: bytes = b"k" * 32, skip: int = 0,
+def store(folder: Path, cfg: dict[str, Any], *, secret: bytes = b"k" * 32, skip: int = 0,
           identities: dict[str, dict[str, Any]] | None = None) -> Path:
     """A results folder holding ``cfg``'s schedule, less its last ``skip`` matches."""
-    s = ResultsStore.create_or_resume(folder, cfg, key)
+    s = ResultsStore.create_or_resume(folder, cfg, secret)
     schedule = double_round_robin(cfg["agents"], cfg["topologies"], cfg["seed"], cfg["repeat"])
     for m in schedule[: len(schedule) - skip]:
         s.add(m, record(m))
@@ -74,11 +74,11 @@ def test_a_copy_of_a_results_folder_is_counted_once(tmp_path: Path) -> None:
 
 def test_a_replay_with_the_published_key_is_the_same_tournament_but_another_key_is_not(tmp_path: Path) -> None:
     a = store(tmp_path / "a", config(), skip=3)  # interrupted
-    b = store(tmp_path / "b", config(), key=b"k" * 32)  # replayed to the end elsewhere
+    b = store(tmp_path / "b", config(), secret=b"k" * 32)  # replayed to the end elsewhere
     data = as_json(a, b)
     assert data["tournaments"] == 2 and len(data["matches"]) == 12  # merged: nothing twice, nothing lost
     assert data["incomplete"] == []
-    c = store(tmp_path / "c", config(), key=b"x" * 32)  # same seed, another key: other tasks
+    c = store(tmp_path / "c", config(), secret=b"x" * 32)  # same seed, another key: other tasks
     assert as_json(b, c)["tournaments"] == 4
 
 
@@ -118,7 +118,7 @@ def test_a_tournament_not_started_is_named(tmp_path: Path) -> None:
 )
 def test_unlike_tournaments_are_pooled_only_with_mixed(tmp_path: Path, changes: dict[str, Any], says: str) -> None:
     a = store(tmp_path / "a", config())
-    b = store(tmp_path / "b", config(**changes), key=b"z" * 32)
+    b = store(tmp_path / "b", config(**changes), secret=b"z" * 32)
     expected = says.format(a=a, b=b)
     with pytest.raises(UserError) as info:
         report([a, b], "table")
@@ -201,7 +201,7 @@ def test_a_section_per_network_and_the_rating_scale(tmp_path: Path) -> None:
 
 def test_cli_refuses_in_one_line_and_mixed_pools(tmp_path: Path) -> None:
     a = store(tmp_path / "a", config())
-    b = store(tmp_path / "b", config(scenario={"tasks": 20}), key=b"z" * 32, skip=1)
+    b = store(tmp_path / "b", config(scenario={"tasks": 20}), secret=b"z" * 32, skip=1)
     command = [sys.executable, "-c", "from apdp.cli import main; main()", "report", str(a), str(b)]
     refused = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr

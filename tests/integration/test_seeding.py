@@ -16,7 +16,7 @@ import pytest
 from apdp.errors import UserError
 from apdp.referee.match import match_streams, play_match
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
-from apdp.secret import key_file_path, parse_key, user_key
+from apdp.secret import parse_secret, secret_file_path, user_secret
 from apdp.tournament.config import make_config
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import STORE_FILE, ResultsStore, StoreError
@@ -59,19 +59,19 @@ def spy(tmp_path: Path) -> str:
 
 def test_same_key_and_seed_same_record_another_key_other_tasks() -> None:
     scenario = fast_scenario(tasks=4)
-    one = play_match(scenario, ["template", "naive"], seed=5, key=KEY)
-    two = play_match(scenario, ["template", "naive"], seed=5, key=KEY)
+    one = play_match(scenario, ["template", "naive"], seed=5, secret=KEY)
+    two = play_match(scenario, ["template", "naive"], seed=5, secret=KEY)
     assert replayable(one) == replayable(two)
     assert "key" not in json.dumps(one)  # the record keeps the seed, never the key
     assert one["seed"] == 5
-    other = play_match(scenario, ["template", "naive"], seed=5, key=OTHER)
+    other = play_match(scenario, ["template", "naive"], seed=5, secret=OTHER)
     assert other["tasks"] != one["tasks"]
-    swapped = play_match(scenario, ["naive", "template"], seed=5, key=KEY)
+    swapped = play_match(scenario, ["naive", "template"], seed=5, secret=KEY)
     assert swapped["tasks"] == one["tasks"]  # both legs of a pair see the same tasks
 
 
 def test_each_agent_gets_its_own_keyed_generator(spy: str) -> None:
-    record = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, key=KEY)
+    record = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=KEY)
     assert record["result"]["faults"] == []
     bids = [[a["bids"][i] for a in record["auctions"]] for i in range(2)]
     for i in range(2):
@@ -79,7 +79,7 @@ def test_each_agent_gets_its_own_keyed_generator(spy: str) -> None:
         assert bids[i] == [float(x) for x in expected]
     assert bids[0] != bids[1]
     # the same seed under another key: the agent's generator tells nothing of the first match's
-    other = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, key=OTHER)
+    other = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=OTHER)
     assert [a["bids"][0] for a in other["auctions"]] != bids[0]
 
 
@@ -95,55 +95,67 @@ def test_streams_are_independent_keyed_derivations() -> None:
     assert first != np.random.default_rng(agents[0]).integers(2**62, size=4).tolist()
 
 
-def test_key_file_is_made_once_with_mode_0600(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "data" / "key"
-    monkeypatch.setenv("APDP_KEY_FILE", str(path))
-    key = user_key()
+def test_the_secret_file_is_made_once_with_mode_0600(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "data" / "secret"
+    monkeypatch.setenv("APDP_SECRET_FILE", str(path))
+    secret = user_secret()
     assert path.stat().st_mode & 0o777 == 0o600
-    assert len(key) == 32 and user_key() == key
-    assert [p.name for p in path.parent.iterdir()] == ["key"]  # no temporary file left
-    monkeypatch.delenv("APDP_KEY_FILE")
+    assert len(secret) == 32 and user_secret() == secret
+    assert [p.name for p in path.parent.iterdir()] == ["secret"]  # no temporary file left
+    monkeypatch.delenv("APDP_SECRET_FILE")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert key_file_path() == tmp_path / "xdg" / "apdp" / "key"
-    path.write_text("not a key\n")
+    assert secret_file_path() == tmp_path / "xdg" / "apdp" / "secret"
+    path.write_text("not a secret\n")
     with pytest.raises(UserError, match="delete it to make a new one"):
-        user_key(path)
+        user_secret(path)
     with pytest.raises(UserError, match="64 hex digits"):
-        parse_key("abcd")
-    assert parse_key(KEY.hex()) == KEY
+        parse_secret("abcd")
+    assert parse_secret(KEY.hex()) == KEY
 
 
-def test_play_match_without_a_key_uses_the_key_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_secret_file_of_apdp_0_1_is_still_the_one_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("APDP_SECRET_FILE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    old = tmp_path / "xdg" / "apdp" / "key"  # the file apdp 0.1 made: the same secret, the same matches
+    old.parent.mkdir(parents=True)
+    old.write_text(OTHER.hex() + "\n")
+    assert secret_file_path() == old and user_secret() == OTHER
+    monkeypatch.setenv("APDP_KEY_FILE", str(tmp_path / "named"))  # 0.1's variable, still honoured
+    assert secret_file_path() == tmp_path / "named"
+
+
+def test_play_match_without_a_secret_uses_the_secret_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "key"
     path.write_text(OTHER.hex())
-    monkeypatch.setenv("APDP_KEY_FILE", str(path))
+    monkeypatch.setenv("APDP_SECRET_FILE", str(path))
     scenario = fast_scenario(tasks=3)
     assert play_match(scenario, ["template", "naive"], seed=2)["tasks"] == play_match(
-        scenario, ["template", "naive"], seed=2, key=OTHER
+        scenario, ["template", "naive"], seed=2, secret=OTHER
     )["tasks"]
 
 
-def test_store_key_persists_and_a_different_one_is_refused(tmp_path: Path) -> None:
+def test_a_store_s_secret_persists_and_a_different_one_is_refused(tmp_path: Path) -> None:
     config = {"format": "apdp-tournament/1", "agents": ["a", "b"], "seed": 0}
     store = ResultsStore.create_or_resume(tmp_path, config)
-    key = store.key()
+    key = store.secret()
     store.close()
     assert key is not None and len(key) == 32
     reader = ResultsStore.open(tmp_path)
-    assert reader.key() == key
+    assert reader.secret() == key
     reader.close()
     ResultsStore.create_or_resume(tmp_path, config, key).close()
-    with pytest.raises(StoreError, match="key differs"):
+    with pytest.raises(StoreError, match="secret differs"):
         ResultsStore.create_or_resume(tmp_path, config, OTHER)
-    printed = apdp("tournament-key", str(tmp_path))
+    printed = apdp("tournament-secret", str(tmp_path))
     assert printed.returncode == 0 and printed.stdout.strip() == key.hex()
     assert "seed" not in printed.stdout and printed.stderr == ""
+    assert apdp("tournament-key", str(tmp_path)).stdout == printed.stdout  # apdp 0.1's name of the command
     given = ResultsStore.create_or_resume(tmp_path / "given", config, OTHER)
-    assert given.key() == OTHER
+    assert given.secret() == OTHER
     given.close()
 
 
-def test_a_store_from_before_keys_gets_one_on_resume(tmp_path: Path) -> None:
+def test_a_store_from_before_secrets_gets_one_on_resume(tmp_path: Path) -> None:
     config = {"format": "apdp-tournament/1", "agents": ["a", "b"], "seed": 0}
     with sqlite3.connect(tmp_path / STORE_FILE) as db:  # the schema of stores before keys
         db.executescript(
@@ -155,28 +167,28 @@ def test_a_store_from_before_keys_gets_one_on_resume(tmp_path: Path) -> None:
         db.execute("INSERT INTO tournament VALUES (1, ?, 'then')", (json.dumps(config),))
     db.close()
     old = ResultsStore.open(tmp_path)
-    assert old.key() is None
+    assert old.secret() is None
     old.close()
-    missing = apdp("tournament-key", str(tmp_path))
+    missing = apdp("tournament-secret", str(tmp_path))
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
-    assert "no key stored" in missing.stderr
+    assert "no secret stored" in missing.stderr
     store = ResultsStore.create_or_resume(tmp_path, config)
-    key = store.key()
+    key = store.secret()
     store.close()
     reopened = ResultsStore.open(tmp_path)
-    assert key is not None and reopened.key() == key
+    assert key is not None and reopened.secret() == key
     reopened.close()
 
 
-def test_a_resumed_tournament_uses_its_stored_key(tmp_path: Path) -> None:
+def test_a_resumed_tournament_uses_its_stored_secret(tmp_path: Path) -> None:
     config = make_config(topology="france", agents=["template", "naive"], seed=4,
                          overrides={"tasks": 4, "timeouts.setup": 5.0, "timeouts.plan": 5.0})
     out = tmp_path / "out"
     first = run_tournament(config, out, jobs=1, progress=False)
     assert first.played == 2 and first.errors == 0
     store = ResultsStore.open(out)
-    before = {m.key: store.record(m.key) for m in store.matches()}
-    key = store.key()
+    before = {m.match_id: store.record(m.match_id) for m in store.matches()}
+    key = store.secret()
     dropped = sorted(before)[1]
     with store.conn:  # as if the run had been killed before its last match
         store.conn.execute("DELETE FROM matches WHERE key = ?", (dropped,))
@@ -184,8 +196,8 @@ def test_a_resumed_tournament_uses_its_stored_key(tmp_path: Path) -> None:
     again = run_tournament(config, out, jobs=1, progress=False)
     assert again.played == 1 and again.skipped == 1
     store = ResultsStore.open(out)
-    after = {m.key: store.record(m.key) for m in store.matches()}
-    assert store.key() == key
+    after = {m.match_id: store.record(m.match_id) for m in store.matches()}
+    assert store.secret() == key
     store.close()
     assert {k: replayable(r or {}) for k, r in after.items()} == {
         k: replayable(r or {}) for k, r in before.items()
@@ -207,11 +219,15 @@ def test_match_without_seed_prints_the_drawn_seed_and_replays(tmp_path: Path) ->
     assert again.returncode == 0, again.stderr
     assert f"seed {seed}: template vs naive" in again.stdout  # chosen, not drawn
     assert replayable(json.loads((tmp_path / "b.json").read_text())) == replayable(first)
-    keyed = apdp(*common, "--seed", str(seed), "--key", OTHER.hex(), "--record", str(tmp_path / "c.json"))
+    keyed = apdp(*common, "--seed", str(seed), "--secret", OTHER.hex(), "--record", str(tmp_path / "c.json"))
     assert keyed.returncode == 0, keyed.stderr
     assert json.loads((tmp_path / "c.json").read_text())["tasks"] != first["tasks"]
-    bad = apdp(*common, "--key", "zz")
-    assert bad.returncode == 2 and "--key: a key is 64 hex digits" in bad.stderr
+    bad = apdp(*common, "--secret", "zz")
+    assert bad.returncode == 2 and "--secret: a secret is 64 hex digits" in bad.stderr
+    old_name = apdp(*common, "--seed", str(seed), "--key", OTHER.hex(), "--record", str(tmp_path / "d.json"))
+    assert old_name.returncode == 0, old_name.stderr  # apdp 0.1's name of the option
+    tasks = [json.loads((tmp_path / name).read_text())["tasks"] for name in ("c.json", "d.json")]
+    assert tasks[0] == tasks[1]
 
 
 def test_tournament_without_seed_draws_one_and_a_resume_reuses_it(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ def digest(path: Path) -> str:
 def outcomes(folder: Path) -> list[tuple[Any, ...]]:
     store = ResultsStore.open(folder)
     try:
-        return [(m.key, m.seed, m.profit, m.winner) for m in store.matches()]
+        return [(m.match_id, m.seed, m.profit, m.winner) for m in store.matches()]
     finally:
         store.close()
 

@@ -94,7 +94,7 @@ def outcomes(folder: Path) -> list[tuple[Any, ...]]:
     store = ResultsStore.open(folder)
     try:
         return [
-            (m.key, m.seed, m.profit, m.winner, tuple(f["kind"] for f in m.faults))
+            (m.match_id, m.seed, m.profit, m.winner, tuple(f["kind"] for f in m.faults))
             for m in store.matches()
         ]
     finally:
@@ -114,8 +114,8 @@ def test_outcomes_do_not_depend_on_the_job_count(field: Path, tmp_path: Path) ->
         topology="france", agents=["template", "alpha", "beta"], overrides={"tasks": 5}
     )
     key = bytes(range(32))
-    one = run_tournament(config, tmp_path / "one", jobs=1, progress=False, key=key)
-    two = run_tournament(config, tmp_path / "two", jobs=2, progress=False, key=key)
+    one = run_tournament(config, tmp_path / "one", jobs=1, progress=False, secret=key)
+    two = run_tournament(config, tmp_path / "two", jobs=2, progress=False, secret=key)
     assert one.played == two.played == 6 and one.errors == two.errors == 0
     assert outcomes(tmp_path / "one") == outcomes(tmp_path / "two")
 
@@ -165,12 +165,12 @@ def test_a_killed_run_resumes_to_the_same_results(field: Path, tmp_path: Path) -
     assert resumed.returncode == 0, resumed.stderr
     assert "10 played now, 2 resumed" in resumed.stdout
     # the same tournament elsewhere: its (drawn) seed and its published key
-    published = cli("tournament-key", str(killed))
+    published = cli("tournament-secret", str(killed))
     assert published.returncode == 0, published.stderr
     store = ResultsStore.open(killed)
     seed = store.config()["seed"]
     store.close()
-    straight = cli(*args, "--seed", str(seed), "--key", published.stdout.strip(),
+    straight = cli(*args, "--seed", str(seed), "--secret", published.stdout.strip(),
                    "--out", str(tmp_path / "straight"))
     assert straight.returncode == 0, straight.stderr
     final = outcomes(killed)

@@ -114,14 +114,14 @@ def test_a_tournament_of_python_java_and_perl_agents(by_name: Path, tmp_path: Pa
 
     config = make_config(topology="switzerland", agents=["naive", "thorough-java", "perl-greedy"],
                          overrides={"tasks": 5})
-    run_tournament(config, tmp_path / "out", jobs=1, progress=False, key=bytes(32))
+    run_tournament(config, tmp_path / "out", jobs=1, progress=False, secret=bytes(32))
     store = ResultsStore.open(tmp_path / "out")
     try:
         matches = list(store.matches())
         assert len(matches) == 6
         assert all(not m.faults for m in matches), [m.faults for m in matches]
         for m in matches:
-            record = store.record(m.key)
+            record = store.record(m.match_id)
             assert record is not None and verify_record(record) == []
     finally:
         store.close()

@@ -151,14 +151,14 @@ def test_every_member_from_source_and_from_a_stub_compiled_jar_play_baselines_in
     players = ["everything", "everything-jar", "group07", "naive", "honest"]
     config = make_config(topology="switzerland", agents=players,
                          overrides={"tasks": 4, "timeouts.setup": 10.0, "timeouts.bid": 2.0, "timeouts.plan": 5.0})
-    run_tournament(config, tmp_path / "out", jobs=2, progress=False, key=bytes(32))
+    run_tournament(config, tmp_path / "out", jobs=2, progress=False, secret=bytes(32))
     store = ResultsStore.open(tmp_path / "out")
     try:
         matches = list(store.matches())
         assert len(matches) == 20
         assert all(not m.faults for m in matches), [m.faults for m in matches]
         for m in matches:
-            record = store.record(m.key)
+            record = store.record(m.match_id)
             assert record is not None and verify_record(record) == []
             for k, name in enumerate(record["agents"]):
                 if name.startswith("everything"):

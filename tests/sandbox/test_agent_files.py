@@ -18,7 +18,7 @@ import pytest
 from apdp.agents.files import AgentFilesError, agent_files, copy_tree_of, regular_file_within
 from apdp.agents.files import agent_hash as file_hash
 from apdp.referee.match import play_match
-from apdp.secret import key_file_path
+from apdp.secret import secret_file_path
 from apdp.tournament.ray_payload import pack_agent
 from tests.matches import fast_scenario
 from tests.paths import TEMPLATE
@@ -82,9 +82,10 @@ def test_a_folder_agent_holding_a_secret_never_plays(tmp_path: Path, secret: str
     folder.mkdir()
     (folder / "agent.py").write_text(VICTIM)
     if secret == "key":
-        monkeypatch.setenv("APDP_KEY_FILE", str(folder / "data" / "key"))
+        monkeypatch.setenv("APDP_SECRET_FILE", str(folder / "data" / "key"))
         (folder / "data").mkdir()
-        (folder / "data" / "key").write_text(key_file_path().read_text() if key_file_path().exists() else "ab" * 32)
+        mine = secret_file_path()
+        (folder / "data" / "key").write_text(mine.read_text() if mine.exists() else "ab" * 32)
     elif secret == "store":
         sqlite3.connect(folder / "tournament.sqlite").close()
     else:

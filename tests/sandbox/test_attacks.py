@@ -240,7 +240,7 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     w = World(token, tmp_path, key_file, victim, host_tmp, f"sk-zoo-{token}-openai", f"zoo-secret-{token}")
     monkeypatch.setenv("OPENAI_API_KEY", w.openai)
     monkeypatch.setenv("APDP_ZOO_SECRET", w.secret)
-    monkeypatch.setenv("APDP_KEY_FILE", str(key_file))
+    monkeypatch.setenv("APDP_SECRET_FILE", str(key_file))
     try:
         yield w
     finally:
@@ -270,7 +270,7 @@ _baselines: dict[tuple[bool, int], dict[str, Any]] = {}
 
 
 def baseline(first: bool, seed: int) -> dict[str, Any]:
-    """The same match with the attack off (the key comes from the world's APDP_KEY_FILE: KEY)."""
+    """The same match with the attack off (the key comes from the world's APDP_SECRET_FILE: KEY)."""
     if (first, seed) not in _baselines:
         agents, _ = seats(first)
         scenario = fast_scenario(**scenario_data({"mode": "none"}))

@@ -141,14 +141,14 @@ def test_a_tournament_of_forgers_stores_every_match_at_a_normal_size(tmp_path: P
     store = ResultsStore.open(out)
     try:
         matches = list(store.matches())
-        records = [store.record(m.key) for m in matches]
+        records = [store.record(m.match_id) for m in matches]
     finally:
         store.close()
     assert len(matches) == len(field) * (len(field) - 1) and all(m.error is None for m in matches)
     for m, r in zip(matches, records, strict=True):
         assert r is not None
         faulty = {m.agents[int(f["agent"])] for f in m.faults}
-        assert faulty == {a for a in m.agents if a.startswith("forger")}, (m.key, m.faults)
+        assert faulty == {a for a in m.agents if a.startswith("forger")}, (m.match_id, m.faults)
         assert r["result"]["winner"] is None if len(faulty) == 2 else m.winner == "honest"
     assert (out / STORE_FILE).stat().st_size < 4 << 20
     for fmt in ("table", "json", "csv", "html"):

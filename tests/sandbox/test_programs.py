@@ -55,7 +55,7 @@ def test_an_agent_program_plays_by_name_in_a_tournament_of_python_agents(
     monkeypatch.setenv("APDP_AGENTS", str(tmp_path / "agents"))
     config = make_config(topology="france", agents=["perl-greedy", "c-abstain", "naive"],
                          overrides={"tasks": 4})
-    run_tournament(config, tmp_path / "out", jobs=1, progress=False, key=bytes(32))
+    run_tournament(config, tmp_path / "out", jobs=1, progress=False, secret=bytes(32))
     store = ResultsStore.open(tmp_path / "out")
     try:
         matches = list(store.matches())

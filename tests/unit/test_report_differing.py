@@ -62,7 +62,7 @@ def store(folder: Path, change: dict[int, Any] | None = None) -> Path:
 
 
 def keys() -> list[str]:
-    return [m.key for m in double_round_robin(AGENTS, ["france"], 0, 1)]
+    return [m.match_id for m in double_round_robin(AGENTS, ["france"], 0, 1)]
 
 
 def a_losing_bid(r: dict[str, Any]) -> None:

@@ -42,7 +42,7 @@ def fake_record(match: MatchSpec, profit: tuple[float, float], faulty: int | Non
 def test_every_pair_meets_twice_with_companies_swapped_on_one_seed() -> None:
     schedule = double_round_robin(["a", "b", "c", "d"], ["france"], seed=0, repeat=2)
     assert len(schedule) == 2 * 4 * 3
-    assert len({m.key for m in schedule}) == len(schedule)
+    assert len({m.match_id for m in schedule}) == len(schedule)
     legs = Counter(m.agents for m in schedule)
     assert set(legs.values()) == {2} and len(legs) == 12
     by_pair: dict[tuple[int, frozenset[str]], set[int]] = {}
@@ -53,8 +53,8 @@ def test_every_pair_meets_twice_with_companies_swapped_on_one_seed() -> None:
 
 
 def test_match_seeds_do_not_depend_on_the_order_of_the_field() -> None:
-    one = {m.key: m.seed for m in double_round_robin(["a", "b", "c"], ["france"], 3, 1)}
-    two = {m.key: m.seed for m in double_round_robin(["c", "a", "b"], ["france"], 3, 1)}
+    one = {m.match_id: m.seed for m in double_round_robin(["a", "b", "c"], ["france"], 3, 1)}
+    two = {m.match_id: m.seed for m in double_round_robin(["c", "a", "b"], ["france"], 3, 1)}
     assert one == two
     assert match_seed("france", 3, ("a", "b")) != match_seed("france", 4, ("a", "b"))
     assert 0 <= match_seed("france", 3, ("a", "b")) < 2**63
@@ -67,7 +67,7 @@ def test_store_keeps_each_match_once_and_resumes(tmp_path: Path) -> None:
         store.add(m, fake_record(m, (10.0, 5.0)))
     store.close()
     store = ResultsStore.create_or_resume(tmp_path, CONFIG)
-    assert store.finished_keys() == {m.key for m in schedule[:4]}
+    assert store.finished_keys() == {m.match_id for m in schedule[:4]}
     stored = list(store.matches())
     assert [s.winner for s in stored] == [s.agents[0] for s in stored]
     assert store.record(schedule[0].key)["seed"] == schedule[0].seed  # type: ignore[index]

@@ -245,7 +245,7 @@ const MATCHES_PER_PAGE = 100;
     if (R.replays) {
       replay = { node: el("a", { href: R.replays[i], class: "replay" }, "replay") };
     } else {
-      replay = { node: el("code", { class: "replay-command" }, `apdp replay ${quote(m.results)} --match ${quote(m.key)} --out replay.html`) };
+      replay = { node: el("code", { class: "replay-command" }, `apdp replay ${quote(m.results)} --match ${quote(m.match_id)} --out replay.html`) };
     }
     const tr = row([{ text: i + 1, cls: "num" }, m.topology, { text: m.tournament_seed, cls: "num" }, m.agents[0], m.agents[1],
       { text: fmt(m.profit[0], 1), cls: "num" }, { text: fmt(m.profit[1], 1), cls: "num" }, m.winner === null ? "draw" : m.winner,

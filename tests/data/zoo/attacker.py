@@ -311,7 +311,7 @@ class Attacker(Agent):
 
     # ------------------------------------------------------------------ secrets
     def key_files(self) -> list[str]:
-        files = [os.environ.get("APDP_KEY_FILE", ""), str(self.p("key_file", "")),
+        files = [os.environ.get("APDP_SECRET_FILE", ""), os.environ.get("APDP_KEY_FILE", ""), str(self.p("key_file", "")),
                  os.path.expanduser("~/.local/share/apdp/key")]
         return [f for f in files if f]
 
