@@ -117,7 +117,7 @@ def test_a_store_whose_key_is_unreadable_is_not_repaired(played: Path, tmp_path:
         f.seek((page - 1) * size)
         f.write(b"\xff" * 512)
     before = digest(folder / STORE_FILE)
-    one_line_error(apdp("tournament-repair", str(folder)), "cannot be repaired", "secret key")
+    one_line_error(apdp("tournament-repair", str(folder)), "cannot be repaired", "its secret is unreadable")
     assert digest(folder / STORE_FILE) == before and not list(folder.glob("*.damaged-*"))
 
 

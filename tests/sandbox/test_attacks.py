@@ -585,7 +585,7 @@ def tournament(folder: Path, params: Mapping[str, Any]) -> None:
                          overrides={"tasks": 8, "timeouts": dict(TIMEOUTS), "limits": dict(LIMITS),
                                     "agents": {"attacker": dict(params)}})
     run: Callable[..., Any] = run_tournament
-    keyed = {"key": KEY} if "key" in inspect.signature(run_tournament).parameters else {}
+    keyed = {"secret": KEY} if "secret" in inspect.signature(run_tournament).parameters else {}
     summary = run(config, folder, jobs=1, progress=False, **keyed)
     assert summary.errors == 0 and summary.played == 2, summary.error_messages
 

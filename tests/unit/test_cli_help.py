@@ -16,13 +16,15 @@ from apdp.cli import app
 
 
 def command_paths() -> list[list[str]]:
-    """Every command and subcommand of ``apdp``, as the words that name it."""
+    """Every command and subcommand of ``apdp``, as the words that name it (not the hidden old
+    names of renamed commands, whose help is the new command's)."""
     paths: list[list[str]] = []
 
     def walk(command: Any, path: list[str]) -> None:  # a click command (typer may carry its own click)
         paths.append(path)
         for name, sub in getattr(command, "commands", {}).items():
-            walk(sub, [*path, name])
+            if not getattr(sub, "hidden", False):
+                walk(sub, [*path, name])
 
     walk(typer.main.get_command(app), [])
     return paths

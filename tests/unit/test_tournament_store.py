@@ -70,7 +70,7 @@ def test_store_keeps_each_match_once_and_resumes(tmp_path: Path) -> None:
     assert store.finished_keys() == {m.match_id for m in schedule[:4]}
     stored = list(store.matches())
     assert [s.winner for s in stored] == [s.agents[0] for s in stored]
-    assert store.record(schedule[0].key)["seed"] == schedule[0].seed  # type: ignore[index]
+    assert store.record(schedule[0].match_id)["seed"] == schedule[0].seed  # type: ignore[index]
     store.close()
 
 
