@@ -2,11 +2,13 @@
 
 ``verify_record`` trusts nothing in the record but the network's name: it replays the auctions,
 checks every plan with the referee's own validator and recomputes revenue, cost, profit and the
-winner. Every number must be finite and within its range (bids by the record's bid rule, ``bids``:
-apdp's or the Logist platform's, see :func:`apdp.game.auction.check_bid`; figures at most
-:data:`apdp.referee.record_format.MAX_FIGURE` in size). It returns every problem
-found, in plain words. The record of a match the referee could not finish is no valid record: it
-says why.
+winner by the record's settlement rule (``settlement``, see :mod:`apdp.referee.record`: a faulted
+agent is paid nothing; records without the field, written before that rule, by the old rule
+"won", under which it kept its winning bids). Every number must be finite and within its range
+(bids by the record's bid rule, ``bids``: apdp's or the Logist platform's, see
+:func:`apdp.game.auction.check_bid`; figures at most :data:`apdp.referee.record_format.MAX_FIGURE`
+in size). It returns every problem found, in plain words. The record of a match the referee could
+not finish is no valid record: it says why.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from apdp.game.fault import PHASES, FaultKind
 from apdp.game.plan import check_plans, company_cost, plans_from_json
 from apdp.game.task import Task
 from apdp.game.topology import TopologyError
-from apdp.referee.record import RECORD_FORMAT, match_winner, record_topology, referee_error
+from apdp.referee.record import RECORD_FORMAT, SETTLEMENT, match_winner, record_topology, referee_error
 from apdp.referee.record_format import MatchRecord
 
 
@@ -177,7 +179,9 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"agent {i}: recorded as an invalid plan, but its plan is valid")
         costs.append(company_cost(topology, companies[i].vehicles, plans))
 
-    # Result: the figures add up and the winner follows from them.
+    # Result: the figures add up (by the record's settlement rule) and the winner follows from them.
+    if rec.settlement == SETTLEMENT:
+        revenue = [0.0 if i in faulty else r for i, r in enumerate(revenue)]
     profit = [r - c for r, c in zip(revenue, costs, strict=True)]
     res = rec.result
     for name, got, want in (("revenue", res.revenue, revenue), ("cost", res.cost, costs),

@@ -35,6 +35,7 @@ from apdp.referee.record import (
     MAX_TRACEBACK,
     MAX_VIOLATIONS,
     RECORD_FORMAT,
+    SETTLEMENT,
     embedded_network,
     fit_record,
     record_size,
@@ -252,6 +253,7 @@ class _Referee:
             "companies": [c.to_json() for c in self.companies],
             "tasks": [t.to_json() for t in self.auctioned],
             "auctions": self.auctions,
+            "settlement": SETTLEMENT,
         }
         network = embedded_network(self.topology)
         if network is not None:

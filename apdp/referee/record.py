@@ -9,8 +9,18 @@ A record is a JSON object::
      "tasks": [{"id", "pickup", "delivery", "weight"[, "reward"]}, ...],  # in auction order
      "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],
      "plans": [[[action, ...] per vehicle] | null per agent],
+     "settlement": "delivered",                   # absent in older records: "won" (see below)
      "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
                 "faults": [{"agent", "kind", "phase", "task", "message"}]}}
+
+Settlement (:func:`settle`): an agent is paid for what it delivers. A sound agent's plans deliver
+every task it won, so its revenue is the sum of its winning bids. A faulted agent never has valid
+plans (an agent that faults stops before its plan, or its plan is the fault), so it delivers
+nothing: its revenue is 0. Every agent's cost is the distance its recorded plans drive x cost per
+km (0 without plans, so an invalid plan's moves are paid for); profit is revenue - cost. Records
+written before this rule have no ``settlement`` field and were settled by the rule ``"won"``: every
+agent, faulted or not, kept the sum of its winning bids. :mod:`apdp.check.verify` checks each
+record by the rule it names, so old records still verify.
 
 Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
 machine that played it; ``network``: the network itself (:meth:`apdp.game.topology.Topology.to_json`;
@@ -42,7 +52,7 @@ the auctions' end (the agent is stopped between its calls, so nothing is lost on
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +65,9 @@ from apdp.scenario.networks import load_topology
 from apdp.text import clean_text
 
 RECORD_FORMAT = "apdp-record/1"
+#: The settlement rules (see the module's text): a record's ``settlement`` field, absent = "won".
+SETTLEMENT = "delivered"
+OLD_SETTLEMENT = "won"
 #: Record fields that depend on the machine, not the seed.
 TIMING_FIELDS = ("timing", "sandbox")
 #: Violations of an invalid plan kept in its fault (its message counts them all).
@@ -95,13 +108,22 @@ def record_topology(record: dict[str, Any]) -> Topology:
     return load_topology(str(record.get("topology")))
 
 
-def revenues(record: dict[str, Any], agents: int) -> list[float]:
-    """Each agent's revenue: the sum of its winning bids, in auction order."""
+def settlement(record: dict[str, Any]) -> str:
+    """The settlement rule of ``record``: its ``settlement`` field, or "won" for older records."""
+    return str(record.get("settlement", OLD_SETTLEMENT))
+
+
+def revenues(record: dict[str, Any], agents: int, faulty: Collection[int] = ()) -> list[float]:
+    """Each agent's revenue: the sum of its winning bids, in auction order; 0 for the ``faulty``
+    agents when the record's rule is "delivered" (they deliver nothing)."""
     out = [0.0] * agents
     for auction in record["auctions"]:
         w = auction["winner"]
         if w is not None:
             out[w] += float(auction["bids"][w])
+    if settlement(record) == SETTLEMENT:
+        for i in faulty:
+            out[i] = 0.0
     return out
 
 
@@ -134,9 +156,10 @@ def settle(
     parsed: Sequence[Sequence[VehiclePlan] | None] | None = None,
 ) -> dict[str, Any]:
     """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults
-    (``parsed``: as for :func:`costs`)."""
+    (``parsed``: as for :func:`costs`), by the record's settlement rule (the module's text): a
+    faulted agent delivers nothing and is paid nothing; it pays for what its recorded plans drive."""
     n = len(record["agents"])
-    revenue = revenues(record, n)
+    revenue = revenues(record, n, {f.agent for f in faults})
     cost = costs(record, topology, companies, parsed)
     profit = [r - c for r, c in zip(revenue, cost, strict=True)]
     return {

@@ -124,6 +124,8 @@ class MatchRecord(BaseModel):
     ties: Literal["random", "first"] = "random"
     #: The bid rule (:func:`apdp.game.auction.check_bid`): apdp's, or the Logist platform's.
     bids: BidRule = "apdp"
+    #: The settlement rule (:mod:`apdp.referee.record`): "delivered", or "won" for older records.
+    settlement: Literal["won", "delivered"] = "won"
     identities: list[dict[str, Any]] | None = None
     timing: dict[str, Any] | None = None
     output: list[str] | None = None
