@@ -154,7 +154,7 @@ _BODY = """\
 </aside>
 <section id="charts">
   <div><h2>Bids</h2><svg id="bids-chart" class="chart"></svg></div>
-  <div><h2>Running revenue</h2><svg id="revenue-chart" class="chart"></svg></div>
+  <div><h2>Bids won (paid on delivery)</h2><svg id="revenue-chart" class="chart"></svg></div>
 </section>
 <section id="auction-list"><h2>Auctions</h2><div class="scroll"><table id="auctions"></table></div></section>
 <section id="result"><h2>Result</h2><table id="result-table"></table><div id="faults"></div>

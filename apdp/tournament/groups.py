@@ -26,7 +26,7 @@ from apdp.agents.discovery import find_agent, is_bundled
 from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.tournament.pool import Tournament
-from apdp.tournament.stats import Statistics
+from apdp.tournament.stats import MIN_INTERVAL_MATCHES, Statistics, sample_sd
 
 GROUP_BY = ("model", "strategy", "provenance")
 
@@ -37,6 +37,7 @@ class Group:
 
     group: str
     agents: list[str]
+    #: Agent-matches: each match counts once per agent of the group in it (wins and win rate too).
     matches: int
     wins: int
     losses: int
@@ -46,11 +47,11 @@ class Group:
     mean_rating: float
     tournaments: int
     avg_wins: float
-    sd_wins: float
+    sd_wins: float | None
     avg_losses: float
-    sd_losses: float
-    rating_low: float
-    rating_high: float
+    sd_losses: float | None
+    rating_low: float | None
+    rating_high: float | None
 
 
 def check_grouping(by: str) -> None:
@@ -134,10 +135,6 @@ def stored_labels(
     return labels, notes
 
 
-def _sd(values: Sequence[float]) -> float:
-    return statistics.stdev(values) if len(values) >= 2 else 0.0
-
-
 def group_standings(stats: Statistics, labels: Mapping[str, str]) -> list[Group]:
     """Standings pooled per group (``labels``: agent -> group), best win rate first."""
     members: dict[str, list[str]] = {}
@@ -155,9 +152,10 @@ def group_standings(stats: Statistics, labels: Mapping[str, str]) -> list[Group]
         wins = sum(rows[a].total_wins for a in agents)
         played = sum(rows[a].matches for a in agents)
         mean_rating = statistics.fmean(rows[a].rating for a in agents)
-        low = high = mean_rating
+        low: float | None = None
+        high: float | None = None
         samples = stats.rating_samples
-        if samples.size:
+        if samples.size and played >= MIN_INTERVAL_MATCHES:
             means = samples[:, [stats.rating_columns[a] for a in agents]].mean(axis=1)
             low, high = (float(x) for x in np.percentile(means, [2.5, 97.5]))
         out.append(Group(
@@ -172,9 +170,9 @@ def group_standings(stats: Statistics, labels: Mapping[str, str]) -> list[Group]
             mean_rating=mean_rating,
             tournaments=len(per_tournament),
             avg_wins=statistics.fmean(wins_t) if wins_t else 0.0,
-            sd_wins=_sd(wins_t),
+            sd_wins=sample_sd(wins_t),
             avg_losses=statistics.fmean(losses_t) if losses_t else 0.0,
-            sd_losses=_sd(losses_t),
+            sd_losses=sample_sd(losses_t),
             rating_low=low,
             rating_high=high,
         ))

@@ -29,7 +29,14 @@ from apdp.tournament.choices import FORMATS as FORMATS  # the output formats
 from apdp.tournament.groups import Group, check_grouping, group_standings, label_function, stored_labels
 from apdp.tournament.pool import Pool, load_pool
 from apdp.tournament.rating import SCALE
-from apdp.tournament.stats import PooledMatch, Statistics, compute, match_json
+from apdp.tournament.stats import (
+    MIN_INTERVAL_MATCHES,
+    PooledMatch,
+    Statistics,
+    compute,
+    match_json,
+    tournaments_text,
+)
 from apdp.tournament.tidy import TABLES, tidy_table, to_csv
 from apdp.tournament.usage import agent_usage
 
@@ -60,6 +67,8 @@ class Context:
     incomplete: list[dict[str, Any]] = field(default_factory=list)
     #: The stored matches the referee could not finish: tournament, match id, agents, reason.
     referee_errors: list[dict[str, Any]] = field(default_factory=list)
+    #: How many tournaments were pooled, in words (:func:`apdp.tournament.stats.tournaments_text`).
+    summary: str = ""
 
 
 def build(
@@ -72,7 +81,7 @@ def build(
     pooled = pool.matches()
     errors = pool.errors()
     stats = compute(pooled, errors=errors)
-    context = Context(notes=list(pool.notes))
+    context = Context(notes=list(pool.notes), summary=tournaments_text(pooled))
     context.referee_errors = [
         {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.match_id,
          "agents": list(p.match.agents), "reason": p.match.error}
@@ -100,20 +109,29 @@ def _groups(stats: Statistics, group_by: str, context: Context | None) -> list[G
     return group_standings(stats, labels)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"{low:.0f} to {high:.0f}"
+
+
 def _standings_section(title: str, stats: Statistics) -> Section:
     return (
         title,
         ["agent", "avg wins", "sd wins", "avg losses", "sd losses", "wins", "losses", "draws",
          "win rate", "faults", "rating", "95% CI"],
-        [[s.agent, round(s.avg_wins, 2), round(s.sd_wins, 2), round(s.avg_losses, 2),
-          round(s.sd_losses, 2), s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}",
-          s.faults, round(s.rating), f"{s.rating_low:.0f} to {s.rating_high:.0f}"]
+        [[s.agent, round(s.avg_wins, 2), _r(s.sd_wins, 2), round(s.avg_losses, 2),
+          _r(s.sd_losses, 2), s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}",
+          s.faults, round(s.rating), _interval(s.rating_low, s.rating_high)]
          for s in stats.standings],
     )
 
 
-def _r(x: float) -> float:
-    return round(x, 1) + 0.0  # + 0.0: no "-0" in tables
+def _r(x: float | None, digits: int = 1) -> float | str:
+    """A figure for a table: "-" where it has no meaning (None)."""
+    return "-" if x is None else round(x, digits) + 0.0  # + 0.0: no "-0" in tables
 
 
 def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
@@ -129,13 +147,13 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
     if group_by is not None:
         out.append((
             f"Groups by {group_by}: wins and losses per tournament and agent of the group, "
-            "mean rating of its agents",
-            ["group", "agents", "tournaments", "matches", "avg wins", "sd wins", "avg losses",
+            "mean rating of its agents\n(agent matches: a match counts once per agent of the group in it)",
+            ["group", "agents", "tournaments", "agent matches", "avg wins", "sd wins", "avg losses",
              "sd losses", "wins", "losses", "draws", "win rate", "faults", "mean rating", "95% CI"],
-            [[g.group, len(g.agents), g.tournaments, g.matches, round(g.avg_wins, 2), round(g.sd_wins, 2),
-              round(g.avg_losses, 2), round(g.sd_losses, 2), g.wins, g.losses, g.draws,
+            [[g.group, len(g.agents), g.tournaments, g.matches, round(g.avg_wins, 2), _r(g.sd_wins, 2),
+              round(g.avg_losses, 2), _r(g.sd_losses, 2), g.wins, g.losses, g.draws,
               f"{g.win_rate:.3f}", g.faults, round(g.mean_rating),
-              f"{g.rating_low:.0f} to {g.rating_high:.0f}"] for g in _groups(stats, group_by, context)],
+              _interval(g.rating_low, g.rating_high)] for g in _groups(stats, group_by, context)],
         ))
     if group_by is not None:
         out.append((
@@ -148,13 +166,15 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
              for u in agent_usage(stats.standings)],
         ))
     networks = context.networks if context is not None else {}
-    on = f" on {', '.join(networks)}" if networks else ""
+    summary = context.summary if context is not None and context.summary else _count(stats.tournaments, "tournament")
+    on = f" ({', '.join(networks)})" if networks else ""
     out.append(_standings_section(
-        f"Standings: {stats.tournaments} tournament(s){on}, {stats.matches} matches\n({SCALE})", stats
+        f"Standings: {summary}{on}, {stats.matches} matches\n({SCALE}; no SD over one tournament, no "
+        f"interval under {MIN_INTERVAL_MATCHES} matches)", stats
     ))
     for network, ns in networks.items():
         out.append(_standings_section(
-            f"Standings on {network}: {ns.tournaments} tournament(s), {ns.matches} matches", ns
+            f"Standings on {network}: {_count(ns.tournaments, 'tournament')}, {ns.matches} matches", ns
         ))
     names = [s.agent for s in stats.standings]
     out.append((
@@ -163,7 +183,8 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         [[a, *(_grid_cell(stats, a, o) for o in names)] for a in names],
     ))
     out.append((
-        "Pairings by side: company 0 agent vs company 1 agent",
+        "Pairings by side: company 0 agent vs company 1 agent; profit 0 and profit 1 are mean profits per "
+        "match\n(a side's matches where it faulted left out)",
         ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
         [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
           _r(g.opponent_profit)] for g in stats.legs],
@@ -183,10 +204,10 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         [[a, *(c.get(k, 0) for k in kinds), sum(c.values())] for a, c in stats.faults.items()],
     ))
     out.append((
-        "Profit per match",
-        ["agent", "matches", "mean", "sd", "min", "median", "max"],
+        "Profit per match, over the matches an agent played without a fault (faulted: those left out)",
+        ["agent", "matches", "mean", "sd", "min", "median", "max", "faulted"],
         [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
-          _r(p.median), _r(p.max)] for p in stats.profits],
+          _r(p.median), _r(p.max), p.faulted] for p in stats.profits],
     ))
     return out
 
@@ -200,7 +221,9 @@ def _agents_json(stats: Statistics) -> list[dict[str, Any]]:
 
 def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None,
             context: Context | None = None) -> dict[str, Any]:
-    """The JSON report (with ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
+    """The JSON report (``tournaments_text``: how many tournaments in words, "4 tournaments: 4
+    networks x 1 seed"; figures with no meaning are null, see :mod:`apdp.tournament.stats`; with
+    ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
     tournaments and their missing match ids, ``referee_errors`` (matches the referee could not
     finish, in no figure), ``networks`` with each network's ``agents``)."""
     extra: dict[str, Any] = {}
@@ -210,6 +233,7 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
     return {
         **extra,
         "tournaments": stats.tournaments,
+        "tournaments_text": tournaments_text(pooled),
         "agents": _agents_json(stats),
         "pairs": [asdict(g) for g in stats.legs],
         "faults": stats.faults,

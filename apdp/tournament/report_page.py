@@ -43,7 +43,8 @@ _BODY = """\
   <p class="note">Wins-draws-losses of the row agent against the column agent, both sides pooled; the colour is
   the row agent's score (a draw counts half).</p><div class="scroll"><table id="grid"></table></div></section>
 <section id="profits-section"><h2>Profit per match</h2>
-  <p class="note">Box: quartiles; whiskers: min and max; dot: mean.</p><svg id="profits" class="chart"></svg></section>
+  <p class="note">Box: quartiles; whiskers: min and max; dot: mean. An agent's matches where it faulted are
+  left out.</p><svg id="profits" class="chart"></svg></section>
 <section id="faults-section"><h2>Faults by kind</h2><div id="faults"></div></section>
 <section id="matches-section"><h2>Matches</h2>
   <p class="note" id="replay-note"></p>
@@ -72,7 +73,8 @@ def page_data(report: dict[str, Any], title: str, replays: Sequence[str] | None 
 
 def report_html(report: dict[str, Any], title: str | None = None, replays: Sequence[str] | None = None) -> str:
     """The HTML page of a JSON report (``replays``: one relative link per match, or None)."""
-    shown = title or f"apdp report: {report['tournaments']} tournament(s), {len(report['matches'])} matches"
+    tournaments = report.get("tournaments_text") or f"{report['tournaments']} tournament(s)"
+    shown = title or f"apdp report: {tournaments}, {len(report['matches'])} matches"
     return page(shown, _BODY, page_data(report, shown, replays), ("common.css", "report.css"),
                 ("common.js", "report.js"))
 

@@ -2,7 +2,15 @@
 
 A tournament is one (results folder, network, tournament seed); averages "per tournament" are over
 the tournaments an agent played. A match with no winner (equal profits, or both agents faulted)
-counts as a draw. SDs are sample SDs (0 with a single tournament).
+counts as a draw. SDs are sample SDs, None (shown "-") over fewer than two values: a single
+tournament has no spread to measure. A rating's 95% interval is a bootstrap over matches: None
+(shown "-") for an agent with fewer than :data:`MIN_INTERVAL_MATCHES` matches, where resampling
+a handful of matches yields an interval that means nothing (2 wins resample to "1640 to 1640").
+
+Profits: a faulted agent's profit is no measure of its play (it stopped, or its plan was thrown
+away: see :mod:`apdp.referee.record` for what it is paid), so every profit figure (per match, per
+pairing) leaves out the entries of an agent in a match where it faulted; ``faulted`` counts them.
+A figure with no entry left is None (shown "-").
 """
 
 from __future__ import annotations
@@ -17,6 +25,9 @@ import numpy as np
 
 from apdp.tournament.rating import FloatArray, bradley_terry_samples
 from apdp.tournament.store import StoredMatch
+
+#: The fewest matches of an agent for which its rating's bootstrap interval is shown.
+MIN_INTERVAL_MATCHES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,17 +44,17 @@ class Standing:
 
     agent: str
     avg_wins: float
-    sd_wins: float
+    sd_wins: float | None
     avg_losses: float
-    sd_losses: float
+    sd_losses: float | None
     total_wins: int
     total_losses: int
     draws: int
     win_rate: float
     faults: int
     rating: float
-    rating_low: float
-    rating_high: float
+    rating_low: float | None
+    rating_high: float | None
     matches: int
     tournaments: int
     #: Its matches the referee could not finish (apdp's failure: counted for nobody).
@@ -60,21 +71,28 @@ class Leg:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    profit: float = 0.0  # mean profit of ``agent``
-    opponent_profit: float = 0.0  # mean profit of ``opponent``
+    #: Mean profit of ``agent`` and of ``opponent`` over the matches where that side did not fault
+    #: (None when it faulted in all).
+    profit: float | None = None
+    opponent_profit: float | None = None
+    #: Matches where ``agent``, and where ``opponent``, faulted (left out of its mean profit).
+    faulted: int = 0
+    opponent_faulted: int = 0
 
 
 @dataclass
 class ProfitStats:
-    """Profit per match of one agent."""
+    """Profit per match of one agent, over the ``matches`` where it did not fault (``faulted``:
+    those where it did, left out); None without such matches (``sd``: with fewer than two)."""
 
     agent: str
     matches: int
-    mean: float
-    sd: float
-    min: float
-    median: float
-    max: float
+    mean: float | None
+    sd: float | None
+    min: float | None
+    median: float | None
+    max: float | None
+    faulted: int = 0
 
 
 @dataclass
@@ -105,8 +123,18 @@ def outcome(match: StoredMatch, side: int) -> str:
     return "W" if match.agents[side] == match.winner else "L"
 
 
-def _sd(values: Sequence[float]) -> float:
-    return statistics.stdev(values) if len(values) >= 2 else 0.0
+def sample_sd(values: Sequence[float]) -> float | None:
+    """The sample SD of ``values``; None for fewer than two (no spread to measure)."""
+    return statistics.stdev(values) if len(values) >= 2 else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def faulted_sides(match: StoredMatch) -> set[int]:
+    """The companies (0, 1) whose agent faulted in ``match``."""
+    return {int(f["agent"]) for f in match.faults}
 
 
 def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
@@ -123,6 +151,8 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
     count: Counter[str] = Counter()
     faults: dict[str, Counter[str]] = defaultdict(Counter)
     profits: dict[str, list[float]] = defaultdict(list)
+    faulted: Counter[str] = Counter()
+    leg_profits: dict[tuple[str, str], tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
     legs: dict[tuple[str, str], Leg] = {}
     grid: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     first: list[int] = []
@@ -130,10 +160,15 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
     score: list[float] = []
     for p in pooled:
         m = p.match
+        bad = faulted_sides(m)
         for side, agent in enumerate(m.agents):
             played[agent].add(p.tournament)
             count[agent] += 1
-            profits[agent].append(m.profit[side])
+            if side in bad:
+                faulted[agent] += 1
+            else:
+                profits[agent].append(m.profit[side])
+                leg_profits[(m.agents[0], m.agents[1])][side].append(m.profit[side])
             result = outcome(m, side)
             if result == "W":
                 wins[agent][p.tournament] += 1
@@ -152,14 +187,14 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
         leg.wins += result == "W"
         leg.draws += result == "D"
         leg.losses += result == "L"
-        leg.profit += m.profit[0]
-        leg.opponent_profit += m.profit[1]
+        leg.faulted += 0 in bad
+        leg.opponent_faulted += 1 in bad
         first.append(index[m.agents[0]])
         second.append(index[m.agents[1]])
         score.append({"W": 1.0, "D": 0.5, "L": 0.0}[result])
-    for leg in legs.values():
-        leg.profit /= leg.matches
-        leg.opponent_profit /= leg.matches
+    for key, leg in legs.items():
+        ours, theirs = leg_profits[key]
+        leg.profit, leg.opponent_profit = _mean(ours), _mean(theirs)
     failed = Counter(a for p in errors for a in p.match.agents)
     ratings, samples = bradley_terry_samples(len(agents), first, second, score, bootstrap=bootstrap)
     standings = []
@@ -168,21 +203,22 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
         w = [wins[agent][t] for t in tournaments]
         lo = [losses[agent][t] for t in tournaments]
         r = ratings[index[agent]]
+        interval = count[agent] >= MIN_INTERVAL_MATCHES
         standings.append(
             Standing(
                 agent=agent,
                 avg_wins=statistics.fmean(w),
-                sd_wins=_sd(w),
+                sd_wins=sample_sd(w),
                 avg_losses=statistics.fmean(lo),
-                sd_losses=_sd(lo),
+                sd_losses=sample_sd(lo),
                 total_wins=sum(w),
                 total_losses=sum(lo),
                 draws=draws[agent],
                 win_rate=sum(w) / count[agent],
                 faults=sum(faults.get(agent, Counter()).values()),
                 rating=r.rating,
-                rating_low=r.low,
-                rating_high=r.high,
+                rating_low=r.low if interval else None,
+                rating_high=r.high if interval else None,
                 matches=count[agent],
                 tournaments=len(tournaments),
                 referee_errors=failed[agent],
@@ -194,11 +230,12 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
         ProfitStats(
             agent=a,
             matches=len(profits[a]),
-            mean=statistics.fmean(profits[a]),
-            sd=_sd(profits[a]),
-            min=min(profits[a]),
-            median=statistics.median(profits[a]),
-            max=max(profits[a]),
+            mean=_mean(profits[a]),
+            sd=sample_sd(profits[a]),
+            min=min(profits[a], default=None),
+            median=statistics.median(profits[a]) if profits[a] else None,
+            max=max(profits[a], default=None),
+            faulted=faulted[a],
         )
         for a in sorted(agents, key=order.__getitem__)
     ]
@@ -222,6 +259,21 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
         rating_columns=index,
         referee_errors=len(errors),
     )
+
+
+def tournaments_text(pooled: Sequence[PooledMatch]) -> str:
+    """How many tournaments ``pooled`` holds, in words a reader checks against the runs made: one
+    ``--topology all`` run is "4 tournaments: 4 networks x 1 seed"."""
+    keys = {p.tournament for p in pooled}
+    n = len(keys)
+    text = f"{n} tournament{'' if n == 1 else 's'}"
+    networks = {t for _, t, _ in keys}
+    seeds = {s for _, _, s in keys}
+    if len(networks) > 1:
+        if n == len(networks) * len(seeds):
+            return f"{text}: {len(networks)} networks x {len(seeds)} seed{'' if len(seeds) == 1 else 's'}"
+        return f"{text} on {len(networks)} networks"
+    return text
 
 
 def match_json(p: PooledMatch) -> dict[str, Any]:

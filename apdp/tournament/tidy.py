@@ -2,7 +2,9 @@
 
 One table per CSV text: a header row of distinct column names, then one row per agent (per network
 and agent in ``networks``, per group in ``groups``, per ordered pair in ``grid`` and ``pairs``).
-Numbers are numbers (intervals as two columns, ``rating_low`` and ``rating_high``), never text.
+Numbers are numbers (intervals as two columns, ``rating_low`` and ``rating_high``), never text; a
+figure with no meaning (an SD of one tournament, an interval over too few matches, a mean profit
+with every entry faulted: see :mod:`apdp.tournament.stats`) is an empty cell.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def tidy_table(
             [a, o, *stats.grid.get(a, {}).get(o, (0, 0, 0))] for a in order for o in order if a != o
         ]
     if name == "pairs":
-        columns = ["agent", "opponent", "matches", "wins", "draws", "losses", "profit", "opponent_profit"]
+        columns = ["agent", "opponent", "matches", "wins", "draws", "losses", "profit", "opponent_profit",
+                   "faulted", "opponent_faulted"]
         return columns, [[_number(v) for v in asdict(g).values()] for g in stats.legs]
     if name == "faults":
         kinds = stats.fault_kinds
@@ -83,7 +86,7 @@ def tidy_table(
             [a, *(stats.faults.get(a, {}).get(k, 0) for k in kinds), sum(stats.faults.get(a, {}).values())]
             for a in order
         ]
-    columns = ["agent", "matches", "mean", "sd", "min", "median", "max"]
+    columns = ["agent", "matches", "mean", "sd", "min", "median", "max", "faulted"]
     return columns, [[_number(v) for v in asdict(p).values()] for p in stats.profits]
 
 

@@ -215,6 +215,9 @@ def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pyt
         assert row.get_attribute("data-agent") == agent["agent"]
         for name, decimals in STANDING_DECIMALS.items():
             cell = row.locator(f"td[data-field='{name}']")
+            if agent[name] is None:  # a figure with no meaning (an SD of one tournament) reads "-"
+                assert cell.inner_text() == "-", name
+                continue
             assert float(cell.get_attribute("data-value")) == agent[name], name
             assert number(cell.inner_text()) == pytest.approx(agent[name], abs=0.5 * 10**-decimals + 1e-9), name
     n = len(expected["agents"])
@@ -278,4 +281,43 @@ def test_report_of_2000_matches_opens_and_pages_through_them(browser: Any, tmp_p
     assert page.locator("#matches tbody tr").first.get_attribute("data-match") == "100"
     assert page.locator("#standings tbody tr").count() == 16
     assert page.locator("#grid td.heat").count() == 16 * 15
+    assert watched.errors == []
+
+
+def test_replay_pays_on_delivery_and_shows_no_time_for_calls_never_made(
+        browser: Any, record: dict[str, Any], tmp_path: Path) -> None:
+    faulted = json.loads(json.dumps(record))  # company 1 timed out in its plan: it delivers nothing
+    faulted["plans"][1] = None
+    faulted["settlement"] = "delivered"
+    faulted["result"]["faults"] = [{"agent": 1, "kind": "timeout", "phase": "plan", "task": None,
+                                    "message": "no plans within 5 s"}]
+    result = faulted["result"]
+    result["revenue"][1] = result["cost"][1] = result["profit"][1] = 0.0
+    result["winner"] = 0
+    faulted["timing"]["agents"][1].update(plan=0.0, faulted_call=5.0)
+    path = tmp_path / "replay.html"
+    write_replay(faulted, path)
+    watched = open_page(browser, path)
+    page = watched.page
+
+    def cells(c: int) -> dict[str, float]:
+        row = f"#standing tr[data-company='{c}']"
+        return {k: float(page.get_attribute(f"{row} td.{k}", "data-value"))
+                for k in ("won", "revenue", "cost", "profit")}
+
+    tasks = len(faulted["tasks"])
+    page.locator("#slider").fill(str(tasks))  # every auction done, no plan step yet
+    for c in (0, 1):
+        won = sum(a["bids"][c] for a in faulted["auctions"] if a["winner"] == c)
+        assert cells(c) == {"won": pytest.approx(won), "revenue": 0.0, "cost": 0.0, "profit": 0.0}
+    page.locator("#slider").fill(str(tasks + 3))  # three plan steps: paid only what is delivered
+    first = cells(0)
+    assert first["profit"] == pytest.approx(first["revenue"] - first["cost"])
+    assert first["revenue"] < first["won"]
+    page.click("#last")
+    for c in (0, 1):
+        assert cells(c)["profit"] == pytest.approx(result["profit"][c])
+    timing = page.locator("#timing tbody tr").nth(1).locator("td")
+    assert timing.nth(7).inner_text() == "-"  # plan wall: the plan call faulted (its time is the faulted call's)
+    assert timing.nth(9).inner_text() == "5.000"
     assert watched.errors == []

@@ -141,8 +141,7 @@ def test_groups_come_from_the_stored_identities(tmp_path: Path) -> None:
     assert data["notes"] == []
     x = groups["model-x"]
     assert (x["agents"], x["tournaments"], x["avg_wins"], x["sd_wins"], x["avg_losses"]) == (["a"], 2, 4.0, 0.0, 0.0)
-    assert x["rating_low"] <= x["mean_rating"] <= x["rating_high"]
-    assert x["rating_low"] < x["rating_high"]
+    assert x["matches"] == 8 and x["rating_low"] is None and x["rating_high"] is None  # too few for an interval
     table = report([a], "table", group_by="provenance")
     assert "model-x / a1" in table and "avg wins" in table and "95% CI" in table
 
@@ -165,7 +164,7 @@ def test_csv_is_one_tidy_table(tmp_path: Path) -> None:
     header = text.splitlines()[0].split(",")
     assert len(header) == len(set(header))
     assert [r["agent"] for r in rows] == AGENTS
-    assert float(rows[0]["rating_low"]) <= float(rows[0]["rating"]) <= float(rows[0]["rating_high"])
+    assert rows[0]["rating_low"] == rows[0]["rating_high"] == ""  # 8 matches: too few for an interval
     assert int(rows[0]["total_wins"]) == 8
     for name in TABLES:
         if name == "groups":
@@ -186,9 +185,9 @@ def test_csv_is_one_tidy_table(tmp_path: Path) -> None:
 def test_a_section_per_network_and_the_rating_scale(tmp_path: Path) -> None:
     a = store(tmp_path / "a", config(topologies=["france", "switzerland"], repeat=1))
     table = report([a], "table")
-    assert "Standings: 2 tournament(s) on france, switzerland, 12 matches" in table
-    assert "Standings on france: 1 tournament(s), 6 matches" in table
-    assert "Standings on switzerland: 1 tournament(s), 6 matches" in table
+    assert "Standings: 2 tournaments: 2 networks x 1 seed (france, switzerland), 12 matches" in table
+    assert "Standings on france: 1 tournament, 6 matches" in table
+    assert "Standings on switzerland: 1 tournament, 6 matches" in table
     assert "Elo scale: the field averages 1500 and 400 points more means 10:1 odds" in table
     data = as_json(a)
     assert [n["network"] for n in data["networks"]] == ["france", "switzerland"]
@@ -209,5 +208,6 @@ def test_cli_refuses_in_one_line_and_mixed_pools(tmp_path: Path) -> None:
     pooled = subprocess.run([*command, "--mixed", "--format", "csv", "--table", "pairs"], capture_output=True,
                             text=True, timeout=120)
     assert pooled.returncode == 0, pooled.stderr
-    assert pooled.stdout.startswith("agent,opponent,matches,wins,draws,losses,profit,opponent_profit\n")
+    assert pooled.stdout.startswith(
+        "agent,opponent,matches,wins,draws,losses,profit,opponent_profit,faulted,opponent_faulted\n")
     assert "note: " in pooled.stderr and "is incomplete" in pooled.stderr and "#" not in pooled.stdout

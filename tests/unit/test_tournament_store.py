@@ -13,7 +13,7 @@ from apdp.errors import UserError
 from apdp.tournament.config import config_difference
 from apdp.tournament.report import AGENT_FIELDS, report
 from apdp.tournament.schedule import MatchSpec, double_round_robin, match_seed
-from apdp.tournament.stats import PooledMatch, compute
+from apdp.tournament.stats import PooledMatch, compute, tournaments_text
 from apdp.tournament.store import ResultsStore
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b", "c"], "seed": 0}
@@ -122,10 +122,47 @@ def test_statistics_follow_the_study(tmp_path: Path) -> None:
     assert rows["c"].faults == 1 and stats.faults == {"c": {"exception": 1}}
     assert rows["b"].win_rate == pytest.approx(2 / 8)
     assert rows["a"].rating > rows["b"].rating > rows["c"].rating
-    assert all(s.rating_low <= s.rating <= s.rating_high for s in stats.standings)
+    # 8 matches each: too few for a bootstrap interval that means anything
+    assert all(s.rating_low is None and s.rating_high is None for s in stats.standings)
     leg = next(g for g in stats.legs if (g.agent, g.opponent) == ("b", "c"))
     assert (leg.matches, leg.wins, leg.draws, leg.losses, leg.profit) == (2, 0, 2, 0, 3.0)
     assert stats.grid["b"]["c"] == (2, 2, 0)
+
+
+def test_figures_without_meaning_are_left_out(tmp_path: Path) -> None:
+    _two_tournaments(tmp_path)
+    store = ResultsStore.open(tmp_path)
+    matches = list(store.matches())
+    store.close()
+    pooled = [PooledMatch((str(tmp_path), m.topology, m.tournament_seed), m) for m in matches]
+    # Faulted entries are in no profit figure: c faulted once (its 0.0 there is left out), b did not.
+    stats = compute(pooled, bootstrap=50)
+    profits = {p.agent: p for p in stats.profits}
+    assert (profits["c"].matches, profits["c"].faulted) == (7, 1)
+    assert (profits["b"].matches, profits["b"].faulted) == (8, 0)
+    leg = next(g for g in stats.legs if (g.agent, g.opponent) == ("c", "b"))
+    assert (leg.matches, leg.faulted, leg.opponent_faulted) == (2, 1, 0)
+    assert (leg.profit, leg.opponent_profit) == (1.0, 1.0)  # c's 1.0 of the sound match; b's 0.0 and 2.0
+    # One tournament: no SD (a spread of one value means nothing); 14+ matches: an interval.
+    one = compute([p for p in pooled if p.match.tournament_seed == 0] * 4, bootstrap=50)
+    assert all(s.sd_wins is None and s.sd_losses is None for s in one.standings)
+    assert all(s.rating_low is not None and s.rating_high is not None for s in one.standings)
+    assert stats.standings[0].sd_wins == 0.0  # two tournaments: a real spread, here none
+    table = report([tmp_path], "table")
+    assert "profit 0 and profit 1 are mean profits per match" in table
+    assert "faulted" in table
+    assert table.splitlines()[4].endswith(" 1760  -")  # the interval left out shows "-"
+
+
+def test_tournaments_are_counted_in_words() -> None:
+    def pooled(keys: list[tuple[str, int]]) -> list[PooledMatch]:
+        return [PooledMatch(("r", t, s), None) for t, s in keys]  # type: ignore[arg-type]
+
+    assert tournaments_text(pooled([("france", 1)])) == "1 tournament"
+    assert tournaments_text(pooled([("france", 1), ("france", 2)])) == "2 tournaments"
+    every = [(t, 1) for t in ("switzerland", "france", "england", "netherlands")]
+    assert tournaments_text(pooled(every)) == "4 tournaments: 4 networks x 1 seed"
+    assert tournaments_text(pooled([*every, ("france", 2)])) == "5 tournaments on 4 networks"
 
 
 def test_json_report_has_the_study_fields_and_is_reproducible(tmp_path: Path) -> None:

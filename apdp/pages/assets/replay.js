@@ -15,17 +15,22 @@ const P = Math.max(0, ...ROUTES.flat().map((steps) => steps.length - 1));
 const N = T + P;
 const KIND = ["move", "pickup", "deliver"];
 
-/* Revenue of each company after k auctions, and who won which task. */
+/* The winning bids of each company after k auctions (paid only on delivery), who won which task
+   and at what price. */
 const REVENUE = [new Array(NC).fill(0)];
 const WINNER = new Map();
+const PRICE = new Map();
 D.auctions.forEach((a) => {
   const next = REVENUE[REVENUE.length - 1].slice();
   if (a.winner !== null && a.winner !== undefined) {
     next[a.winner] += a.bids[a.winner];
     WINNER.set(a.task, a.winner);
+    PRICE.set(a.task, a.bids[a.winner]);
   }
   REVENUE.push(next);
 });
+/* A faulted company's plans deliver nothing that pays (see the record's settlement). */
+const FAULTED = new Set(D.result.faults.map((f) => f.agent));
 
 /* The plan step at which each task is picked up and delivered: [company][task] -> step. */
 const PICKED = ROUTES.map(() => new Map());
@@ -126,16 +131,19 @@ document.getElementById("subtitle").textContent =
 
 const standing = document.getElementById("standing");
 const standingCells = [];
-fillTable(standing, ["", "agent", "revenue", "cost", "profit"], D.agents.map((name, c) => {
-  const tr = row([{ node: el("span", { class: "swatch", style: `background:${COLOURS[c]}` }) }, name, "", "", ""]);
+fillTable(standing, ["", "agent", "bids won", "paid", "cost", "profit"], D.agents.map((name, c) => {
+  const tr = row([{ node: el("span", { class: "swatch", style: `background:${COLOURS[c]}` }) }, name, "", "", "", ""]);
   tr.setAttribute("data-company", c);
-  const [revenue, cost, profit] = [2, 3, 4].map((k) => tr.children[k]);
+  const [won, revenue, cost, profit] = [2, 3, 4, 5].map((k) => tr.children[k]);
+  won.className = "num won";
   revenue.className = "num revenue";
   cost.className = "num cost";
   profit.className = "num profit";
-  standingCells.push({ revenue, cost, profit });
+  standingCells.push({ won, revenue, cost, profit });
   return tr;
 }));
+standing.after(el("p", { class: "note" }, "Bids won are paid on delivery: paid is the winning bids of the tasks " +
+  "delivered so far, cost the distance driven so far x cost per km, profit paid - cost; the end shows the record's figures."));
 
 const auctionRows = fillTableAuctions();
 function fillTableAuctions() {
@@ -237,12 +245,25 @@ function drawCharts() {
     table.replaceWith(el("p", {}, "The record has no timing."));
     return;
   }
-  const s = (x) => (typeof x === "number" ? fmt(x, 3) : "-");
+  /* Wall seconds to the millisecond ("< 0.001" for a quicker call); CPU seconds to the kernel's
+     10 ms tick, its resolution. A call never made (at or after the agent's fault: the faulted call
+     has its own column) shows "-", not 0. */
+  const wall = (x) => (typeof x !== "number" ? "-" : x > 0 && x < 0.0005 ? "< 0.001" : fmt(x, 3));
+  const tick = (x) => (typeof x === "number" ? fmt(x, 2) : "-");
+  const PHASE = ["setup", "bid", "auction_result", "plan"];
   fillTable(table, ["agent", "setup wall", "setup CPU", "bids wall", "longest bid", "bids CPU", "auction results CPU", "plan wall", "plan CPU", "faulted call"],
     timing.agents.map((t, c) => {
       const cpu = t.cpu || {};
-      return [D.agents[c], ...[t.setup, cpu.setup, t.bid_total, t.bid_max, cpu.bid, cpu.auction_result, t.plan, cpu.plan, t.faulted_call].map((x) => ({ text: s(x), cls: "num" }))];
+      const fault = D.result.faults.find((f) => f.agent === c);
+      const stopped = fault ? PHASE.indexOf(fault.phase) : PHASE.length;
+      const made = (phase) => (phase === "bid" ? PHASE.indexOf(phase) <= stopped : PHASE.indexOf(phase) < stopped);
+      const cells = [[t.setup, "setup", wall], [cpu.setup, "setup", tick], [t.bid_total, "bid", wall], [t.bid_max, "bid", wall],
+        [cpu.bid, "bid", tick], [cpu.auction_result, "auction_result", tick], [t.plan, "plan", wall], [cpu.plan, "plan", tick]];
+      return [D.agents[c], ...cells.map(([x, phase, show]) => ({ text: made(phase) ? show(x) : "-", cls: "num" })),
+        { text: wall(t.faulted_call), cls: "num" }];
     }));
+  table.after(el("p", { class: "note" }, "CPU is what the kernel counts in 10 ms ticks: a phase of many short calls can read " +
+    "a few ticks more or less than its wall time. Setup CPU counts the agent's start."));
   if (typeof timing.match === "number") table.after(el("p", {}, `The whole match took ${fmt(timing.match, 2)} s.`));
 })();
 
@@ -289,14 +310,22 @@ function setPosition(p) {
   position = Math.max(0, Math.min(N, p));
   slider.value = String(position);
   const k = Math.max(0, position - T); // plan steps done
-  const revenue = REVENUE[Math.min(position, T)];
-  const cost = new Array(NC).fill(0);
+  const won = REVENUE[Math.min(position, T)];
+  let revenue = new Array(NC).fill(0);
+  let cost = new Array(NC).fill(0);
   if (position > T) {
-    ROUTES.forEach((vehicles, c) => vehicles.forEach((steps) => { cost[c] += stepAt(steps, k)[4]; }));
+    ROUTES.forEach((vehicles, c) => vehicles.forEach((steps) => {
+      cost[c] += stepAt(steps, k)[4];
+      if (FAULTED.has(c)) return;
+      for (const step of steps.slice(0, k + 1)) if (step[1] === 2) revenue[c] += PRICE.get(step[2]) || 0;
+    }));
   }
+  if (position === N && T > 0) [revenue, cost] = [D.result.revenue, D.result.cost];
   for (let c = 0; c < NC; c++) {
-    const profit = revenue[c] - cost[c];
+    const profit = position === N && T > 0 ? D.result.profit[c] : revenue[c] - cost[c];
     const cells = standingCells[c];
+    cells.won.textContent = fmt(won[c], 2);
+    cells.won.dataset.value = won[c];
     cells.revenue.textContent = fmt(revenue[c], 2);
     cells.revenue.dataset.value = revenue[c];
     cells.cost.textContent = fmt(cost[c], 2);

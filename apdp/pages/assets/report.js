@@ -8,7 +8,7 @@ const AGENT_COLOUR = new Map(AGENTS.map((a, i) => [a, PALETTE[i % PALETTE.length
 
 document.getElementById("title").textContent = R.title;
 document.getElementById("subtitle").textContent =
-  `${R.tournaments} tournament(s), ${R.matches.length} matches, ${AGENTS.length} agents`;
+  `${R.tournaments_text || R.tournaments + " tournament(s)"}, ${R.matches.length} matches, ${AGENTS.length} agents`;
 
 /* ---------- notes on what was pooled, and the matches the referee could not finish ---------- */
 
@@ -58,7 +58,7 @@ function agentName(name) {
   if (!R.groups) return;
   document.getElementById("groups-section").hidden = false;
   document.getElementById("groups-title").textContent = `Groups by ${R.group_by}`;
-  fillTable(document.getElementById("groups"), ["group", "agents", "matches", "wins", "losses", "draws", "win rate", "faults", "mean rating"],
+  fillTable(document.getElementById("groups"), ["group", "agents", "agent matches", "wins", "losses", "draws", "win rate", "faults", "mean rating"],
     R.groups.map((g) => [g.group, g.agents.join(", "), { text: g.matches, cls: "num" }, { text: g.wins, cls: "num" },
       { text: g.losses, cls: "num" }, { text: g.draws, cls: "num" }, { text: fmt(g.win_rate, 3), cls: "num" },
       { text: g.faults, cls: "num" }, { text: fmt(g.mean_rating, 0), cls: "num" }]));
@@ -77,7 +77,9 @@ function agentName(name) {
   const labelWidth = Math.min(260, 30 + 7 * Math.max(...AGENTS.map((a) => a.length)));
   const box = { w: 900, h: 40 + 18 * sorted.length, left: labelWidth, right: 20, top: 8, bottom: 30 };
   svg.setAttribute("viewBox", `0 0 ${box.w} ${box.h}`);
-  const lo = Math.min(...sorted.map((a) => a.rating_low)), hi = Math.max(...sorted.map((a) => a.rating_high));
+  /* An interval is null where it has no meaning (too few matches): the rating alone is drawn. */
+  const low = (a) => (a.rating_low === null ? a.rating : a.rating_low), high = (a) => (a.rating_high === null ? a.rating : a.rating_high);
+  const lo = Math.min(...sorted.map(low)), hi = Math.max(...sorted.map(high));
   const pad = Math.max(10, (hi - lo) * 0.05);
   const ax = { x: scale(lo - pad, hi + pad, box.left, box.w - box.right) };
   for (const t of ticks(lo - pad, hi + pad, 8)) {
@@ -89,9 +91,10 @@ function agentName(name) {
     const y = box.top + 10 + i * 18;
     const g = svgEl("g", { class: "rating", "data-agent": a.agent });
     g.appendChild(svgEl("text", { x: box.left - 8, y: y + 4, "text-anchor": "end", class: "row-label" }, a.agent));
-    g.appendChild(svgEl("line", { x1: ax.x(a.rating_low), x2: ax.x(a.rating_high), y1: y, y2: y, stroke: AGENT_COLOUR.get(a.agent), class: "interval" }));
+    if (a.rating_low !== null) g.appendChild(svgEl("line", { x1: ax.x(a.rating_low), x2: ax.x(a.rating_high), y1: y, y2: y, stroke: AGENT_COLOUR.get(a.agent), class: "interval" }));
     g.appendChild(svgEl("circle", { cx: ax.x(a.rating), cy: y, r: 4, fill: AGENT_COLOUR.get(a.agent) }));
-    g.appendChild(svgEl("title", {}, `${a.agent}: ${fmt(a.rating, 0)} (95%: ${fmt(a.rating_low, 0)} to ${fmt(a.rating_high, 0)})`));
+    const interval = a.rating_low === null ? "no interval: too few matches" : `95%: ${fmt(a.rating_low, 0)} to ${fmt(a.rating_high, 0)}`;
+    g.appendChild(svgEl("title", {}, `${a.agent}: ${fmt(a.rating, 0)} (${interval})`));
     svg.appendChild(g);
   });
 })();
@@ -135,12 +138,16 @@ function heat(score) {
 
 (function profits() {
   const values = new Map(AGENTS.map((a) => [a, []]));
-  for (const m of R.matches) m.agents.forEach((a, side) => values.get(a).push(m.profit[side]));
+  /* A side's profit in a match where it faulted is left out, as in the report's profit table. */
+  for (const m of R.matches) {
+    const faulted = new Set(m.faults.map((f) => f.company));
+    m.agents.forEach((a, side) => { if (!faulted.has(side)) values.get(a).push(m.profit[side]); });
+  }
   const svg = document.getElementById("profits");
   const labelWidth = Math.min(260, 30 + 7 * Math.max(...AGENTS.map((a) => a.length)));
   const box = { w: 900, h: 40 + 22 * AGENTS.length, left: labelWidth, right: 20, top: 8, bottom: 30 };
   svg.setAttribute("viewBox", `0 0 ${box.w} ${box.h}`);
-  const all = R.profits.flatMap((p) => [p.min, p.max]);
+  const all = R.profits.filter((p) => p.mean !== null).flatMap((p) => [p.min, p.max]);
   const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
   const x = scale(lo, hi, box.left, box.w - box.right);
   for (const t of ticks(lo, hi, 8)) {
@@ -155,11 +162,16 @@ function heat(score) {
     const colour = AGENT_COLOUR.get(p.agent);
     const g = svgEl("g", { class: "box", "data-agent": p.agent });
     g.appendChild(svgEl("text", { x: box.left - 8, y: y + 4, "text-anchor": "end", class: "row-label" }, p.agent));
+    if (p.mean === null) { /* every entry faulted: no profit to draw */
+      g.appendChild(svgEl("text", { x: box.left + 4, y: y + 4, class: "tick" }, `faulted in all ${p.faulted} matches`));
+      svg.appendChild(g);
+      return;
+    }
     g.appendChild(svgEl("line", { x1: x(p.min), x2: x(p.max), y1: y, y2: y, stroke: colour, class: "whisker" }));
     g.appendChild(svgEl("rect", { x: x(q(0.25)), y: y - 7, width: Math.max(1, x(q(0.75)) - x(q(0.25))), height: 14, fill: colour, "fill-opacity": 0.25, stroke: colour }));
     g.appendChild(svgEl("line", { x1: x(p.median), x2: x(p.median), y1: y - 7, y2: y + 7, stroke: colour, "stroke-width": 2 }));
     g.appendChild(svgEl("circle", { cx: x(p.mean), cy: y, r: 3, fill: "#222" }));
-    g.appendChild(svgEl("title", {}, `${p.agent}: ${p.matches} matches, mean ${fmt(p.mean, 1)}, sd ${fmt(p.sd, 1)}, min ${fmt(p.min, 1)}, median ${fmt(p.median, 1)}, max ${fmt(p.max, 1)}`));
+    g.appendChild(svgEl("title", {}, `${p.agent}: ${p.matches} matches without a fault (${p.faulted} left out), mean ${fmt(p.mean, 1)}, sd ${fmt(p.sd, 1)}, min ${fmt(p.min, 1)}, median ${fmt(p.median, 1)}, max ${fmt(p.max, 1)}`));
     svg.appendChild(g);
   });
 })();
