@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Annotated
 
@@ -18,11 +19,26 @@ def stored_record(folder: Path, key: str) -> dict[str, object]:
     store = ResultsStore.open(folder)
     try:
         record = store.record(key)
+        ids = [] if record is not None else [m.match_id for m in store.matches()]
     finally:
         store.close()
     if record is None:
-        raise UserError(f"{folder}: no match {key!r} (match ids are topology/seed/agent/agent, as in the report)")
+        raise UserError(f"{folder}: no match {key!r} (match ids are topology/seed/agent/agent); {known_ids(ids, key)}")
     return record
+
+
+#: Match ids a wrong ``--match`` lists at most.
+SHOWN_IDS = 12
+
+
+def known_ids(ids: list[str], key: str) -> str:
+    """The ids a results folder has, the nearest to ``key`` first, at most SHOWN_IDS of them."""
+    if not ids:
+        return "the folder holds no match"
+    near = difflib.get_close_matches(key, ids, n=SHOWN_IDS, cutoff=0.5)
+    shown = near + [i for i in ids if i not in near][: SHOWN_IDS - len(near)]
+    more = f" and {len(ids) - len(shown)} more" if len(ids) > len(shown) else ""
+    return f"it holds {len(ids)}: {', '.join(shown)}{more}"
 
 
 def replay(

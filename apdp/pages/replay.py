@@ -107,7 +107,7 @@ def replay_data(record: Mapping[str, Any], topology: Topology) -> dict[str, Any]
             "cities": [[c, *topology.coordinates[c]] for c in topology.cities],
             "roads": [[index[r.a], index[r.b], r.distance] for r in topology.roads],
         },
-        "seed": record["seed"],
+        "seed": str(record["seed"]),  # a string: a JavaScript number rounds an integer above 2**53
         "agents": labels(agents),
         "companies": [
             {

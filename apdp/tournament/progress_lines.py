@@ -29,7 +29,10 @@ LINES = 20
 
 
 def eta_seconds(played: int, elapsed: float, left: int) -> float | None:
-    """Seconds left at the run's average pace so far; None until it has played SETTLED matches."""
+    """Seconds left at the run's average pace so far; None until it has played SETTLED matches
+    (0 once nothing is left, however few it played)."""
+    if left <= 0:
+        return 0.0
     if played < SETTLED or elapsed <= 0:
         return None
     return elapsed / played * left

@@ -66,9 +66,17 @@ def replay_name(index: int, key: str) -> str:
 
 def page_data(report: dict[str, Any], title: str, replays: Sequence[str] | None = None) -> dict[str, Any]:
     """The page's data: the JSON report with each match's id (for ``apdp replay --match``), the
-    title, and the relative link to each match's replay (or None)."""
-    matches = [{**m, "match_id": match_id(m)} for m in report["matches"]]
-    return {**report, "matches": matches, "title": title, "replays": list(replays) if replays is not None else None}
+    title, and the relative link to each match's replay (or None). Seeds are strings: a
+    JavaScript number rounds an integer above 2**53 (3358432059346614871 would read
+    3358432059346615000 and the page's filter would not find it)."""
+    matches = [{**_seeds_as_text(m), "match_id": match_id(m)} for m in report["matches"]]
+    return {**report, "matches": matches, "title": title, "replays": list(replays) if replays is not None else None,
+            "referee_errors": [_seeds_as_text(e) for e in report.get("referee_errors", [])],
+            "incomplete": [_seeds_as_text(e) for e in report.get("incomplete", [])]}
+
+
+def _seeds_as_text(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: str(v) if k in ("seed", "tournament_seed") and v is not None else v for k, v in item.items()}
 
 
 def report_html(report: dict[str, Any], title: str | None = None, replays: Sequence[str] | None = None) -> str:

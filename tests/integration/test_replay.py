@@ -131,7 +131,9 @@ def test_replay_from_a_results_folder(tmp_path: Path, monkeypatch: pytest.Monkey
     assert apdp(["replay", str(tmp_path / "res"), "--match", key, "--out", str(out)], monkeypatch) == 0
     assert page_json(out.read_text())["agents"] == ["naive", "template"]
     assert apdp(["replay", str(tmp_path / "res"), "--match", "nope", "--out", str(out)], monkeypatch) == 2
-    assert "no match 'nope'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no match 'nope'" in err and "it holds 2: " in err  # the ids it has, to copy
+    assert "switzerland/5/naive/template" in err and "switzerland/5/template/naive" in err
 
 
 def test_report_html_needs_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -140,3 +142,22 @@ def test_report_html_needs_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "give its file with --out" in capsys.readouterr().err
     assert apdp(["report", str(tmp_path), "--replays"], monkeypatch) == 2
     assert "--replays is for --format html" in capsys.readouterr().err
+
+
+BIG_SEED = 3358432059346614871  # above 2**53: a JavaScript number would read 3358432059346615000
+
+
+def test_seeds_above_2_53_reach_the_pages_as_strings(record: dict[str, Any]) -> None:
+    from apdp.tournament.report_page import report_html
+
+    assert page_json(replay_html({**record, "seed": BIG_SEED}))["seed"] == str(BIG_SEED)
+    match = {"topology": "france", "tournament_seed": BIG_SEED, "seed": BIG_SEED + 1, "agents": ["a", "b"],
+             "profit": [1.0, 0.0], "winner": "a", "faults": [], "results": "r"}
+    report = {"tournaments": 1, "agents": [], "pairs": [], "faults": {}, "profits": [], "matches": [match],
+              "notes": [], "incomplete": [{"results": "r", "topology": "france", "seed": BIG_SEED, "missing": []}],
+              "referee_errors": [], "networks": []}
+    data = page_json(report_html(report))
+    [shown] = data["matches"]
+    assert (shown["tournament_seed"], shown["seed"]) == (str(BIG_SEED), str(BIG_SEED + 1))
+    assert shown["match_id"] == f"france/{BIG_SEED}/a/b"
+    assert data["incomplete"][0]["seed"] == str(BIG_SEED)

@@ -89,3 +89,16 @@ def test_nothing_on_a_terminal() -> None:
     lines.on_match_finished(MATCH, RECORD)
     lines.on_match_finished(MATCH, RECORD)
     assert out.getvalue() == ""
+
+
+def test_a_finished_run_has_nothing_left_not_an_unknown_eta() -> None:
+    """Two matches (fewer than an ETA needs): the last line reads 100% and ETA 0:00:00."""
+    clock = Clock()
+    out = io.StringIO()
+    lines = ProgressLines(out, every=1, clock=clock)
+    lines.on_start(2, 0)
+    for _ in range(2):
+        clock.now += 5
+        lines.on_match_finished(MATCH, RECORD)
+    last = out.getvalue().splitlines()[-1]
+    assert "2/2 matches (100%)" in last and last.endswith("ETA 0:00:00"), last
