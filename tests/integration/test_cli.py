@@ -74,3 +74,11 @@ def test_faulty_agent_match_still_prints_result() -> None:
     run = apdp("match", "--agents", str(ZOO / "syntax_error.py"), "template", "--tasks", "3")
     assert run.returncode == 0
     assert "exception in setup" in run.stdout and "winner: template" in run.stdout
+
+
+@pytest.mark.parametrize("args", [["--agents", "nosuch", "naive"],
+                                  ["--agents", "naive", "naive", "--topology", "atlantis"]])
+def test_match_with_an_unknown_agent_or_network_prints_no_header(args: list[str]) -> None:
+    run = apdp("match", *args)
+    assert run.returncode == 2 and run.stdout == "", run.stdout  # no "match on ..." of a match never played
+    assert len(run.stderr.strip().splitlines()) == 1 and ("no agent named" in run.stderr or "atlantis" in run.stderr)
