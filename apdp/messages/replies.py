@@ -96,7 +96,7 @@ class NotAValue:
 @dataclass(frozen=True, slots=True)
 class AgentFailed:
     """The agent raised (``exception``) or ran out of memory (``memory``) in the call. An agent
-    program's ``{"error": message}`` is an ``exception``."""
+    program's ``{"error": message}`` is an ``exception``, or its ``kind`` (``"memory"``)."""
 
     kind: Literal["exception", "memory"]
     message: str
@@ -205,8 +205,11 @@ def decode_reply(raw: bytes, expected: Expected) -> Reply:
     if "fault" in obj:
         return _failure(obj)
     if "error" in obj:
-        keys(obj, {"error"}, set(), "an error reply")
-        return AgentFailed("exception", text(obj["error"], MAX_MESSAGE, "an error message"))
+        keys(obj, {"error"}, {"kind"}, "an error reply")
+        kind = obj.get("kind", "exception")
+        if kind not in ("exception", "memory"):
+            raise BadMessage(f"an error reply's kind must be exception or memory, got {str(kind)[:40]!r}")
+        return AgentFailed(kind, text(obj["error"], MAX_MESSAGE, "an error message"))
     try:
         return _decode(obj, expected)
     except BadMessage:

@@ -13,7 +13,7 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Literal
 
 from apdp.agents.program import BUILD_BOOKKEEPING, AgentProgram, ProgramError
 from apdp.agents.protocol import PROTOCOL, ProtocolError
@@ -32,6 +32,16 @@ from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
 
 #: Longest reply line read from a program, in bytes.
 MAX_LINE = 16 * 1024 * 1024
+
+
+class ProgramFailed(Exception):
+    """The program said it failed (its ``{"error": message}`` reply): the agent's fault is that
+    message, of its ``kind``, as if a Python agent had raised it."""
+
+    def __init__(self, kind: Literal["exception", "memory"], message: str) -> None:
+        super().__init__(message)
+        self.kind: Literal["exception", "memory"] = kind
+        self.message = message
 
 
 class ProgramAgent(Agent):
@@ -67,7 +77,7 @@ class ProgramAgent(Agent):
         except BadMessage as exc:
             raise ProtocolError(f"reply to {call.name!r}: {exc}") from None
         if isinstance(reply, AgentFailed):
-            raise ProtocolError(f"the program reported an error in {call.name!r}: {reply.message}")
+            raise ProgramFailed(reply.kind, reply.message)
         return reply
 
     def start(self) -> None:

@@ -40,7 +40,7 @@ from apdp.messages.replies import (
 )
 from apdp.messages.strict import MAX_MESSAGE_BYTES
 from apdp.sandbox.confine import Confinement, confine
-from apdp.sandbox.program_agent import ProgramAgent, run_build
+from apdp.sandbox.program_agent import ProgramAgent, ProgramFailed, run_build
 
 #: Hard cap on a file an agent writes (stdout flood through raw file descriptors included).
 FILE_SIZE_CAP = 64 * 1024 * 1024
@@ -138,6 +138,8 @@ def _prepare(limits: Limits) -> None:
 
 
 def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> AgentFailed:
+    if isinstance(exc, ProgramFailed):  # an agent program's own words: no Python traceback of ours
+        return AgentFailed(exc.kind, exc.message[:2000])
     kind: Literal["exception", "memory"] = "memory" if isinstance(exc, MemoryError) else "exception"
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""

@@ -104,6 +104,7 @@ def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Pat
     record = play_match(_scenario(3), ["hoarder", "template"], seed=1)
     [hoard] = record["result"]["faults"]
     assert hoard["agent"] == 0 and "out of memory" in hoard["message"] and "MiB" in hoard["message"]
+    assert hoard["kind"] == "memory" and not hoard["message"].startswith("ProtocolError")  # as a Python agent's
     assert record["result"]["winner"] == 1
 
 

@@ -513,7 +513,8 @@ public final class Main {
         System.err.println("apdp host: the agent failed in '" + type + "':");
         cause.printStackTrace(System.err);
         String message = cause.toString();
-        if (cause instanceof OutOfMemoryError) {
+        boolean memory = cause instanceof OutOfMemoryError;
+        if (memory) {
             long mb = Runtime.getRuntime().maxMemory() >> 20;
             message = "out of memory (" + cause.getMessage() + "): the JVM's heap is limited to " + mb + " MiB";
         }
@@ -522,7 +523,11 @@ public final class Main {
             message += " (at " + frame.getClassName() + "." + frame.getMethodName() + ", " + frame.getFileName()
                     + ":" + frame.getLineNumber() + ")";
         }
-        return errorReply(message);
+        Map<String, Object> reply = errorReply(message);
+        if (memory) {
+            reply.put("kind", "memory"); // the same fault as a Python agent's MemoryError
+        }
+        return reply;
     }
 
     /** The first frame of the agent's own code in {@code t}'s stack, if any. */
