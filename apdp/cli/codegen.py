@@ -227,7 +227,8 @@ def run_command(
     url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
 
     def client(name: str) -> ChatClient:
-        return ChatClient(url, name, timeout=http_timeout, retries=retries, backoff=backoff, temperature=temperature)
+        return ChatClient(url, name, timeout=http_timeout, retries=retries, backoff=backoff, temperature=temperature,
+                          on_retry=lambda line: typer.echo(line, err=True))
 
     generator = client(model)
     critic = client(critic_model) if critic_model is not None else None

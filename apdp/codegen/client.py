@@ -63,7 +63,8 @@ class ChatClient:
 
     ``timeout`` bounds each HTTP request in seconds; ``retries`` is the number of extra attempts
     after a retryable failure, waiting ``backoff * 2**attempt`` seconds (or the server's
-    ``Retry-After`` when shorter than a minute) before each.
+    ``Retry-After`` when shorter than a minute) before each; ``on_retry`` is told each one, in a line
+    that says what failed and when the next attempt comes.
     """
 
     base_url: str
@@ -75,6 +76,7 @@ class ChatClient:
     temperature: float | None = None
     log: ExchangeLog | None = None
     sleep: Callable[[float], None] = time.sleep
+    on_retry: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         self.url = endpoint_url(self.base_url)
@@ -103,7 +105,7 @@ class ChatClient:
                 retryable = exc.code == 429 or exc.code >= 500
                 if not retryable or attempt == self.retries:
                     raise ChatError(_http_message(self.url, exc.code, text)) from None
-                self.sleep(self._wait(attempt, exc.headers.get("Retry-After")))
+                self._retry(attempt, f"HTTP {exc.code}", self._wait(attempt, exc.headers.get("Retry-After")))
                 continue
             except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
@@ -112,13 +114,19 @@ class ChatClient:
                     raise ChatError(f"cannot resolve the host of {self.url}: check --base-url") from None
                 if attempt == self.retries:
                     raise ChatError(f"cannot reach {self.url} after {attempt + 1} attempts: {reason}") from None
-                self.sleep(self._wait(attempt, None))
+                self._retry(attempt, str(reason), self._wait(attempt, None))
                 continue
             text = payload.decode("utf-8", errors="replace")
             self._log(_entry("response", attempt, started, status=status, body=text))
             reply = _parse_reply(self.url, text, self.model)
             return dataclasses.replace(reply, seconds=time.monotonic() - first)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _retry(self, attempt: int, why: str, wait: float) -> None:
+        """Say that attempt ``attempt`` failed for ``why`` and wait ``wait`` seconds for the next."""
+        if self.on_retry is not None:
+            self.on_retry(f"{self.url}: {why[:200]}; retry {attempt + 1} of {self.retries} in {wait:g} s")
+        self.sleep(wait)
 
     def _wait(self, attempt: int, retry_after: str | None) -> float:
         wait: float = self.backoff * 2**attempt

@@ -152,8 +152,12 @@ def test_client_bad_urls(server: ChatServer) -> None:
     with pytest.raises(ChatError, match=r"no chat-completions endpoint .*HTTP 404"):
         ChatClient(server.url + "/wrong", "m", retries=0).complete([{"role": "user", "content": "x"}])
     closed = server.url.rsplit(":", 1)[0] + ":9"  # discard port: nothing listens
-    with pytest.raises(ChatError, match=r"cannot reach .* after 2 attempts"):
-        ChatClient(closed, "m", retries=1, backoff=0.0, timeout=2).complete([{"role": "user", "content": "x"}])
+    said: list[str] = []
+    with pytest.raises(ChatError, match=r"cannot reach .* after 3 attempts"):
+        ChatClient(closed, "m", retries=2, backoff=0.0, timeout=2, on_retry=said.append).complete(
+            [{"role": "user", "content": "x"}])
+    assert len(said) == 2 and all(":9/chat/completions: " in line for line in said), said  # each retry said
+    assert "retry 1 of 2 in 0 s" in said[0] and "retry 2 of 2" in said[1] and "refused" in said[0].lower()
 
 
 # -- the loop --------------------------------------------------------------------------------
