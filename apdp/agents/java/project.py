@@ -20,7 +20,6 @@ apdp plays auction agents.
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from apdp.agents.java.install import LogistAgent, NotAnAuctionAgent, agent_name,
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.params import set_params
 from apdp.errors import UserError
+from apdp.logist.xmlfile import read_xml, settings_of
 
 #: Where a project lists its agents.
 AGENTS_XML = Path("config") / "agents.xml"
@@ -47,16 +47,7 @@ class ProjectAgent:
 
 def read_agents_xml(path: Path) -> list[ProjectAgent]:
     """The agents of an agents.xml file (UserError naming the file and the item when broken)."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the project's agent list ({exc.strerror})") from None
-    if b"<!ENTITY" in data:
-        raise UserError(f"{path}: declares XML entities, which are not supported")
-    try:
-        root = ET.fromstring(data)
-    except ET.ParseError as exc:
-        raise UserError(f"{path}: not valid XML ({exc})") from None
+    root = read_xml(path, "the project's agent list")
     if root.tag != "agents":
         raise UserError(f"{path}: expected <agents> at the top, found <{root.tag}>")
     agents: list[ProjectAgent] = []
@@ -64,9 +55,7 @@ def read_agents_xml(path: Path) -> list[ProjectAgent]:
         name = element.get("name")
         if not name:
             raise UserError(f"{path}: agent {k} has no name=")
-        values: dict[str, str] = {}
-        for item in element.findall("set"):
-            values.update(item.attrib)
+        values = settings_of(element)
         if "class-name" not in values:
             raise UserError(f"{path}: agent {name!r} has no <set class-name=.../>")
         params = {key: value for key, value in values.items() if key not in LOCATION_KEYS}

@@ -20,7 +20,7 @@ public class LogistPlatform {
     private static Topology topology;
 
     static {
-        Hooks.registerPlatform(new Hooks.Platform() { // not a lambda: faster to start
+        Hooks.register(Hooks.Platform.class, new Hooks.Platform() { // not a lambda: faster to start
             @Override
             public void install(LogistSettings s, Topology t) {
                 LogistPlatform.install(s, t);

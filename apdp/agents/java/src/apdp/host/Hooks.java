@@ -1,8 +1,15 @@
 package apdp.host;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import logist.LogistSettings;
+import logist.agent.Agent;
 import logist.plan.Plan;
+import logist.simulation.Vehicle;
 import logist.task.DefaultTaskDistribution;
+import logist.task.TaskSet;
 import logist.topology.Topology;
 import logist.topology.Topology.City;
 
@@ -10,7 +17,7 @@ import logist.topology.Topology.City;
  * How apdp's host (and the Logist classes among themselves, across packages) reach what the
  * platform's public API does not show: each Logist class registers its hook in its static
  * initializer (the JDK's "shared secrets" pattern), so that {@code logist.*} keeps exactly the
- * platform's public members. The first hook registered stays.
+ * platform's public members. The first hook registered of each kind stays.
  */
 public final class Hooks {
     private Hooks() {
@@ -40,53 +47,56 @@ public final class Hooks {
         void nextId(DefaultTaskDistribution distribution, int id);
     }
 
-    private static Platform platform;
-    private static Topologies topologies;
-    private static Plans plans;
-    private static Distributions distributions;
-
-    public static synchronized void registerPlatform(Platform hook) {
-        platform = platform == null ? hook : platform;
+    /** The company an agent of apdp's host runs. */
+    public interface Agents {
+        /**
+         * Company {@code id} named {@code name} with {@code vehicles} and the tasks it won, {@code won}
+         * (kept, not copied: the host adds to it); its properties are {@code params}, named
+         * "parameter" in errors. Its statistics are its vehicles' totals, none delivered.
+         */
+        Agent agent(int id, String name, List<Vehicle> vehicles, TaskSet won, Map<String, String> params);
     }
 
-    public static synchronized void registerTopologies(Topologies hook) {
-        topologies = topologies == null ? hook : topologies;
+    /** The vehicles of apdp's host. */
+    public interface Vehicles {
+        /**
+         * A vehicle at home that stays there, as {@code new VehicleImpl(...).getInfo()} but for its
+         * colour, {@code rgb}, made into a {@code java.awt.Color} only when asked for (java.awt is slow
+         * to load).
+         */
+        Vehicle vehicle(int id, String name, int capacity, int costPerKm, City home, long speed, int rgb);
     }
 
-    public static synchronized void registerPlans(Plans hook) {
-        plans = plans == null ? hook : plans;
+    /** Each kind of hook and the class whose static initializer registers it. */
+    private static final Map<Class<?>, String> OWNERS = new HashMap<>();
+    private static final Map<Class<?>, Object> HOOKS = new HashMap<>();
+
+    static {
+        OWNERS.put(Platform.class, "logist.LogistPlatform");
+        OWNERS.put(Topologies.class, "logist.topology.Topology");
+        OWNERS.put(Plans.class, "logist.plan.Plan");
+        OWNERS.put(Distributions.class, "logist.task.DefaultTaskDistribution");
+        OWNERS.put(Agents.class, "logist.agent.AgentImpl");
+        OWNERS.put(Vehicles.class, "logist.simulation.VehicleImpl");
     }
 
-    public static synchronized void registerDistributions(Distributions hook) {
-        distributions = distributions == null ? hook : distributions;
+    /** Make {@code hook} the hook of its {@code kind}, unless one is registered already. */
+    public static synchronized <T> void register(Class<T> kind, T hook) {
+        if (!HOOKS.containsKey(kind)) {
+            HOOKS.put(kind, hook);
+        }
     }
 
-    public static Platform platform() {
-        initialize("logist.LogistPlatform");
-        return platform;
-    }
-
-    public static Topologies topologies() {
-        initialize("logist.topology.Topology");
-        return topologies;
-    }
-
-    public static Plans plans() {
-        initialize("logist.plan.Plan");
-        return plans;
-    }
-
-    public static Distributions distributions() {
-        initialize("logist.task.DefaultTaskDistribution");
-        return distributions;
-    }
-
-    /** Run the static initializer of class {@code name} (which registers its hook). */
-    private static void initialize(String name) {
+    /** The hook of {@code kind} (one of this class's interfaces), its owner initialised first. */
+    public static <T> T get(Class<T> kind) {
+        String owner = OWNERS.get(kind);
         try {
-            Class.forName(name, true, Hooks.class.getClassLoader());
+            Class.forName(owner, true, Hooks.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("apdp's host misses " + name, e);
+            throw new IllegalStateException("apdp's host misses " + owner, e);
+        }
+        synchronized (Hooks.class) {
+            return kind.cast(HOOKS.get(kind));
         }
     }
 }

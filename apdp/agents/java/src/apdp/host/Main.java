@@ -23,6 +23,7 @@ import logist.LogistSettings;
 import logist.LogistSettings.SizeKey;
 import logist.LogistSettings.TimeoutKey;
 import logist.Measures;
+import logist.agent.Agent;
 import logist.behavior.AuctionBehavior;
 import logist.plan.ActionHandler;
 import logist.plan.Plan;
@@ -57,6 +58,10 @@ public final class Main {
     private static final String PROTOCOL = "apdp-agent/1";
     /** The id of the first task the agent's own {@code DefaultTaskDistribution.createTask()} makes. */
     private static final int FIRST_CREATED_ID = 1000;
+    /** The vehicles' colours as RGB (a Color is made only when asked for: java.awt is slow to load). */
+    private static final int[] COLORS = {0x0000ff, 0xff0000, 0x00aa00, 0xff8800, 0xaa00aa, 0x00aaaa};
+    /** The vehicles' speed in km/h: the platform configurations' (apdp's scenarios have none). */
+    private static final long SPEED = 220;
     private static final String[] SETTINGS_FILES = {
         "config/settings_auction.xml", "config/settings_default.xml",
         "config\\settings_auction.xml", "config\\settings_default.xml",
@@ -69,7 +74,9 @@ public final class Main {
     private String pending;
 
     private AuctionBehavior behavior;
-    private HostAgent agent;
+    private Agent agent;
+    /** The tasks the agent won (its {@code getTasks()}). */
+    private final TaskSet tasksWon = TaskSet.create(new Task[0]);
     private Topology topology;
     private final Map<String, City> cities = new HashMap<>();
     private final Map<Integer, Task> tasks = new HashMap<>();
@@ -146,7 +153,8 @@ public final class Main {
      * loading them is the platform's start, not the agent's setup. None of the agent's code runs.
      */
     private static final String[] HOST_CLASSES = {
-        "apdp.host.Json", "apdp.host.HostAgent", "apdp.host.HostVehicle", "apdp.host.Hooks",
+        "apdp.host.Json", "apdp.host.Hooks", "logist.agent.AgentImpl", "logist.agent.AgentImpl$Info",
+        "logist.simulation.VehicleImpl",
         "logist.LogistPlatform", "logist.LogistSettings", "logist.LogistSettings$TimeoutKey",
         "logist.LogistSettings$SizeKey", "logist.Measures", "logist.topology.Topology",
         "logist.topology.Topology$Builder", "logist.topology.Topology$City", "logist.task.Task",
@@ -215,14 +223,15 @@ public final class Main {
         readTopology(map(request.get("topology"), "topology"));
         DefaultTaskDistribution distribution = readDistribution(map(request.get("distribution"), "distribution"),
                 (long) number(request.get("seed")));
-        TaskSet none = TaskSet.create(new Task[0]);
         vehicles = new ArrayList<>();
+        Hooks.Vehicles made = Hooks.get(Hooks.Vehicles.class);
         Map<String, Object> company = map(request.get("company"), "company");
         for (Object item : list(company.get("vehicles"), "vehicles")) {
             Map<String, Object> v = map(item, "vehicle");
-            vehicles.add(new HostVehicle(vehicles.size(), String.valueOf(v.get("name")), city(v.get("home")),
-                    (int) Math.floor(number(v.get("capacity"))), (int) Math.round(number(v.get("cost_per_km"))),
-                    id, none));
+            int k = vehicles.size();
+            vehicles.add(made.vehicle(k, String.valueOf(v.get("name")), (int) Math.floor(number(v.get("capacity"))),
+                    (int) Math.round(number(v.get("cost_per_km"))), city(v.get("home")), SPEED,
+                    COLORS[(id * 2 + k) % COLORS.length]));
         }
         Map<String, String> params = new LinkedHashMap<>();
         Object given = request.get("params");
@@ -232,7 +241,7 @@ public final class Main {
                 params.put(String.valueOf(e.getKey()), value instanceof String ? (String) value : Json.write(value));
             }
         }
-        agent = new HostAgent(id, agentName, vehicles, TaskSet.create(new Task[0]), params);
+        agent = Hooks.get(Hooks.Agents.class).agent(id, agentName, vehicles, tasksWon, params);
         Object agents = request.get("agents");
         installSettings(map(request.get("timeouts"), "timeouts"), agents == null ? 2 : (int) number(agents));
         behavior = newBehavior();
@@ -252,7 +261,7 @@ public final class Main {
                     Measures.kmToUnits(number(r.get("km"))));
         }
         topology = builder.build();
-        Hooks.topologies().name(topology, String.valueOf(json.get("name")));
+        Hooks.get(Hooks.Topologies.class).name(topology, String.valueOf(json.get("name")));
         for (City c : topology) {
             cities.put(c.name, c);
         }
@@ -276,7 +285,7 @@ public final class Main {
         }
         DefaultTaskDistribution distribution = new DefaultTaskDistribution(topology, new Random(seed), probability,
                 reward, weight, null);
-        Hooks.distributions().nextId(distribution, FIRST_CREATED_ID);
+        Hooks.get(Hooks.Distributions.class).nextId(distribution, FIRST_CREATED_ID);
         return distribution;
     }
 
@@ -289,7 +298,7 @@ public final class Main {
         settings.set(TimeoutKey.BID, withMargin(bidMs));
         settings.set(TimeoutKey.PLAN, withMargin(planMs));
         settings.set(SizeKey.NUMBER_OF_AGENTS, agents);
-        Hooks.platform().install(settings, topology);
+        Hooks.get(Hooks.Platform.class).install(settings, topology);
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<!-- written by apdp's Java host: this match's time limits, in milliseconds (they read 1% more) -->\n"
                 + "<settings>\n"
@@ -382,7 +391,7 @@ public final class Main {
             bids[i] = b == null ? null : Math.round(number(b));
         }
         if (winner == agent.id()) {
-            agent.won(task);
+            tasksWon.add(task);
         }
         behavior.auctionResult(task, winner, bids);
     }
@@ -412,7 +421,7 @@ public final class Main {
             throw new IllegalStateException("plan() returned null for vehicle " + v
                     + "; use Plan.EMPTY for a vehicle that does nothing");
         }
-        City at = Hooks.plans().start(plan);
+        City at = Hooks.get(Hooks.Plans.class).start(plan);
         if (v < vehicles.size()) {
             City home = vehicles.get(v).homeCity();
             if (at != null && !at.equals(home)) {

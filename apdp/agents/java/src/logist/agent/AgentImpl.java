@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import apdp.host.Hooks;
 import logist.LogistException;
 import logist.behavior.AuctionBehavior;
 import logist.behavior.CentralizedBehavior;
@@ -51,19 +52,29 @@ public abstract class AgentImpl implements VehicleController {
         REACTIVE, DELIBERATIVE, CENTRALIZED, AUCTION
     }
 
+    static {
+        Hooks.register(Hooks.Agents.class, new Hooks.Agents() { // not a lambda: faster to start
+            @Override
+            public Agent agent(int id, String name, List<Vehicle> vehicles, TaskSet won, Map<String, String> params) {
+                Info info = new Info(name, params, "parameter");
+                info.id = id;
+                info.vehicles = Collections.unmodifiableList(vehicles);
+                info.won = won;
+                return info;
+            }
+        });
+    }
+
     final String name;
-    final Map<String, String> properties;
-    final Info info = new Info();
-    int id;
+    /** The agent's id, vehicles, tasks won and deliveries, as its behaviour sees them. */
+    final Info info;
     Context context;
     List<VehicleImpl> vehicles = Collections.emptyList();
-    List<Vehicle> vehicleInfos = Collections.emptyList();
-    TaskSet won = TaskSet.create(new Task[0]);
-    int delivered;
 
     AgentImpl(String name, Map<String, String> properties) {
         this.name = name;
-        this.properties = properties == null ? new HashMap<String, String>() : new HashMap<>(properties);
+        this.info = new Info(name, properties == null ? new HashMap<String, String>() : new HashMap<>(properties),
+                "agent " + name);
     }
 
     /** The agent's name. */
@@ -74,7 +85,7 @@ public abstract class AgentImpl implements VehicleController {
 
     /** Join the simulation of {@code context} as agent {@code id}, driving {@code company}'s vehicles; sets up the behaviour. */
     public void setup(int id, Context context, Company company) {
-        this.id = id;
+        info.id = id;
         this.context = context;
         this.vehicles = company.vehicles;
         List<Vehicle> infos = new ArrayList<>();
@@ -82,7 +93,7 @@ public abstract class AgentImpl implements VehicleController {
             vehicle.setController(this);
             infos.add(vehicle.getInfo());
         }
-        this.vehicleInfos = Collections.unmodifiableList(infos);
+        info.vehicles = Collections.unmodifiableList(infos);
         setupBehavior(context.getTopology(), context.getTaskDistribution());
     }
 
@@ -107,8 +118,8 @@ public abstract class AgentImpl implements VehicleController {
 
     /** The outcome of {@code task}'s auction: the winner's id and every bid. */
     public void notifyResult(Task task, int winner, Long[] bids) {
-        if (winner == id) {
-            won.add(task);
+        if (winner == info.id) {
+            info.won.add(task);
         }
     }
 
@@ -162,7 +173,7 @@ public abstract class AgentImpl implements VehicleController {
     /** One of its vehicles delivered {@code task}. */
     @Override
     public void notifyDelivery(Task task) {
-        delivered++;
+        info.delivered++;
         if (context != null) {
             context.notifyDelivery(task);
         }
@@ -245,7 +256,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         void planRound(TaskSet tasks) {
-            follow(behavior.plan(vehicleInfos, tasks));
+            follow(behavior.plan(info.vehicles, tasks));
         }
 
         @Override
@@ -274,8 +285,8 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         void planRound(TaskSet tasks) {
-            won = TaskSet.copyOf(tasks);
-            follow(behavior.plan(vehicleInfos, tasks));
+            info.won = TaskSet.copyOf(tasks);
+            follow(behavior.plan(info.vehicles, tasks));
         }
 
         @Override
@@ -306,13 +317,13 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         void planRound(TaskSet tasks) {
-            won = TaskSet.copyOf(tasks);
+            info.won = TaskSet.copyOf(tasks);
             remaining = TaskSet.copyOf(tasks);
             replans = 0;
             queues.clear();
             for (int v = 0; v < vehicles.size(); v++) {
                 queues.add(new ArrayDeque<Action>());
-                follow(v, behavior.plan(vehicleInfos.get(v), TaskSet.copyOf(remaining)));
+                follow(v, behavior.plan(info.vehicles.get(v), TaskSet.copyOf(remaining)));
             }
         }
 
@@ -326,10 +337,10 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public void stuckAction(int vehicleId, Action action) {
-            if (++replans > 100 * Math.max(1, won.size())) {
+            if (++replans > 100 * Math.max(1, info.won.size())) {
                 super.stuckAction(vehicleId, action);
             }
-            Vehicle vehicle = vehicleInfos.get(vehicleId);
+            Vehicle vehicle = info.vehicles.get(vehicleId);
             behavior.planCancelled(vehicle.getCurrentTasks());
             follow(vehicleId, behavior.plan(vehicle, TaskSet.copyOf(remaining)));
         }
@@ -377,7 +388,7 @@ public abstract class AgentImpl implements VehicleController {
                 return errand.poll();
             }
             int goal = context.getSettings().get(logist.LogistSettings.SizeKey.NUMBER_OF_TASKS);
-            if (delivered >= goal || moves >= 100 * Math.max(1, goal)) {
+            if (info.delivered >= goal || moves >= 100 * Math.max(1, goal)) {
                 return null;
             }
             VehicleImpl vehicle = vehicles.get(vehicleId);
@@ -409,7 +420,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public void stuckAction(int vehicleId, Action action) {
-            throw new LogistException("agent " + name + ": vehicle " + vehicleInfos.get(vehicleId).name()
+            throw new LogistException("agent " + name + ": vehicle " + info.vehicles.get(vehicleId).name()
                     + " cannot execute " + action.toLongString());
         }
 
@@ -446,8 +457,26 @@ public abstract class AgentImpl implements VehicleController {
         }
     }
 
-    /** The agent as its behaviour sees it. */
-    final class Info implements Agent {
+    /**
+     * The agent as its behaviour sees it: its company's id, vehicles, tasks won and properties;
+     * its totals are its vehicles'. apdp's host makes its agents' through {@code Hooks.Agents}.
+     */
+    static final class Info implements Agent {
+        final String name;
+        final Map<String, String> properties;
+        /** How errors name the properties. */
+        final String where;
+        int id;
+        List<Vehicle> vehicles = Collections.emptyList();
+        TaskSet won = TaskSet.create(new Task[0]);
+        int delivered;
+
+        Info(String name, Map<String, String> properties, String where) {
+            this.name = name;
+            this.properties = properties;
+            this.where = where;
+        }
+
         @Override
         public int id() {
             return id;
@@ -460,7 +489,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public List<Vehicle> vehicles() {
-            return vehicleInfos;
+            return vehicles;
         }
 
         @Override
@@ -471,7 +500,7 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public <T> T readProperty(String key, Class<T> type, T defaultValue) {
             try {
-                return XMLTag.convert(properties, key, "agent " + name, type, defaultValue);
+                return XMLTag.convert(properties, key, where, type, defaultValue);
             } catch (ParserException e) {
                 throw new LogistException(e.getMessage(), e);
             }
@@ -480,7 +509,7 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public long getTotalDistanceUnits() {
             long units = 0;
-            for (Vehicle v : vehicleInfos) {
+            for (Vehicle v : vehicles) {
                 units += v.getDistanceUnits();
             }
             return units;
@@ -494,7 +523,7 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public long getTotalCost() {
             double cost = 0;
-            for (Vehicle v : vehicleInfos) {
+            for (Vehicle v : vehicles) {
                 cost += v.getDistance() * v.costPerKm();
             }
             return Math.round(cost);
@@ -503,7 +532,7 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public long getTotalReward() {
             long reward = 0;
-            for (Vehicle v : vehicleInfos) {
+            for (Vehicle v : vehicles) {
                 reward += v.getReward();
             }
             return reward;

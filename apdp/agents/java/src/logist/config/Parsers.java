@@ -205,7 +205,7 @@ public class Parsers {
         }
         Topology topology = builder.build();
         String name = root.attributes.get("name");
-        Hooks.topologies().name(topology, name != null ? name : new File(path).getName().replaceAll("\\.xml$", ""));
+        Hooks.get(Hooks.Topologies.class).name(topology, name != null ? name : new File(path).getName().replaceAll("\\.xml$", ""));
         return topology;
     }
 

@@ -20,7 +20,7 @@ public class Plan implements Iterable<Action> {
     public static final Plan EMPTY = new Plan((City) null).seal();
 
     static {
-        Hooks.registerPlans(new Hooks.Plans() { // not a lambda: faster to start
+        Hooks.register(Hooks.Plans.class, new Hooks.Plans() { // not a lambda: faster to start
             @Override
             public City start(Plan plan) {
                 return plan.start;

@@ -48,7 +48,7 @@ public class Manager implements Context {
 
     /** Play the configuration (see the class's comment). */
     public void run() {
-        Hooks.platform().install(settings, topology);
+        Hooks.get(Hooks.Platform.class).install(settings, topology);
         if (settings.get(FileKey.HISTORY) != null && history == null) {
             history = new History(settings.get(FileKey.HISTORY), String.valueOf(settings.get(FileKey.CONFIGURATION)));
         }

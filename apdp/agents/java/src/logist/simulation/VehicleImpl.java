@@ -2,6 +2,7 @@ package logist.simulation;
 
 import java.awt.Color;
 
+import apdp.host.Hooks;
 import logist.plan.Action;
 import logist.plan.ActionHandler;
 import logist.task.Task;
@@ -18,13 +19,25 @@ import logist.topology.Topology.City;
  * then {@link #getInfo()}); apdp's host hands agents its own vehicles.
  */
 public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> {
+
+    static {
+        Hooks.register(Hooks.Vehicles.class, new Hooks.Vehicles() { // not a lambda: faster to start
+            @Override
+            public Vehicle vehicle(int id, String name, int capacity, int costPerKm, City home, long speed, int rgb) {
+                return new VehicleImpl(id, name, capacity, costPerKm, home, speed, null, rgb).info;
+            }
+        });
+    }
+
     private final int id;
     private final String name;
     private final int capacity;
     private final int costPerKm;
     private final City home;
     private final long speed;
-    private final Color color;
+    private Color color;
+    /** The colour as RGB when {@code color} is made only when asked for (java.awt is slow to load). */
+    private final Integer rgb;
     private final Info info = new Info();
     private VehicleController controller;
     private TaskSet carried = TaskSet.create(new Task[0]);
@@ -34,6 +47,11 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
     private long reward;
 
     public VehicleImpl(int id, String name, int capacity, int costPerKm, City home, long speed, Color color) {
+        this(id, name, capacity, costPerKm, home, speed, color, null);
+    }
+
+    private VehicleImpl(int id, String name, int capacity, int costPerKm, City home, long speed, Color color,
+            Integer rgb) {
         super(home);
         this.id = id;
         this.name = name;
@@ -42,6 +60,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
         this.home = home;
         this.speed = speed;
         this.color = color;
+        this.rgb = rgb;
     }
 
     /** The agent that gives this vehicle its actions. */
@@ -216,6 +235,9 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
 
         @Override
         public Color color() {
+            if (color == null && rgb != null) {
+                color = new Color(rgb);
+            }
             return color;
         }
 

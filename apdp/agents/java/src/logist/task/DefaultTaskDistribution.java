@@ -20,7 +20,7 @@ import logist.topology.Topology.City;
 public class DefaultTaskDistribution implements TaskDistribution {
 
     static {
-        Hooks.registerDistributions(new Hooks.Distributions() { // not a lambda: faster to start
+        Hooks.register(Hooks.Distributions.class, new Hooks.Distributions() { // not a lambda: faster to start
             @Override
             public void nextId(DefaultTaskDistribution distribution, int id) {
                 distribution.nextId = id;

@@ -18,6 +18,7 @@ import logist.topology.Topology.City;
  * <li>{@link LongDistances}: constant (d - dmin) / (2 half); uniform (d - dmin) / (4 half) + u / 2;</li>
  * <li>{@link MediumDistances}: constant (half - |d - mid|) / half; uniform (half - |d - mid|) / (2 half) + u / 2.</li>
  * </ul>
+ * A distance policy's uniform f is thus half its constant f plus u / 2.
  * Where every pair is as far apart (half = 0) a distance policy counts as none.
  */
 public abstract class Policy {
@@ -47,8 +48,10 @@ public abstract class Policy {
     /** f of a constant law for a pair {@code d} km apart. */
     abstract double constantFactor(double d, double half, double mid);
 
-    /** f of a uniform law for a pair {@code d} km apart and the pair's draw {@code u}. */
-    abstract double uniformFactor(double d, double half, double mid, double u);
+    /** f of a uniform law for a pair {@code d} km apart and the pair's draw {@code u}: a distance policy's. */
+    double uniformFactor(double d, double half, double mid, double u) {
+        return constantFactor(d, half, mid) / 2 + u / 2;
+    }
 
     /** The values of a constant law from {@code lo} to {@code hi} for every ordered pair. */
     public double[][] constant(double lo, double hi) {
@@ -126,11 +129,6 @@ public abstract class Policy {
         double constantFactor(double d, double half, double mid) {
             return (dmax - d) / (2 * half);
         }
-
-        @Override
-        double uniformFactor(double d, double half, double mid, double u) {
-            return (dmax - d) / (4 * half) + u / 2;
-        }
     }
 
     /** Higher values for farther cities. */
@@ -143,11 +141,6 @@ public abstract class Policy {
         double constantFactor(double d, double half, double mid) {
             return (d - dmin) / (2 * half);
         }
-
-        @Override
-        double uniformFactor(double d, double half, double mid, double u) {
-            return (d - dmin) / (4 * half) + u / 2;
-        }
     }
 
     /** Higher values for cities at middle distances. */
@@ -159,11 +152,6 @@ public abstract class Policy {
         @Override
         double constantFactor(double d, double half, double mid) {
             return (half - Math.abs(d - mid)) / half;
-        }
-
-        @Override
-        double uniformFactor(double d, double half, double mid, double u) {
-            return (half - Math.abs(d - mid)) / (2 * half) + u / 2;
         }
     }
 }

@@ -21,7 +21,7 @@ import apdp.host.Hooks;
 public class Topology implements Iterable<Topology.City> {
 
     static {
-        Hooks.registerTopologies(new Hooks.Topologies() { // not a lambda: faster to start
+        Hooks.register(Hooks.Topologies.class, new Hooks.Topologies() { // not a lambda: faster to start
             @Override
             public void name(Topology topology, String name) {
                 topology.name = name;
