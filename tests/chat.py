@@ -5,13 +5,26 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from apdp.codegen.client import ChatClient
+
+
+def completion(text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> str:
+    """The body of a chat-completions response whose message is ``text``."""
+    body: dict[str, Any] = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+    }
+    if usage is not None:
+        body["usage"] = usage
+    return json.dumps(body)
 
 
 @dataclass
@@ -22,17 +35,11 @@ class ChatServer:
     script: list[tuple[int, str]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
+    #: Answers a request when the script is empty: its JSON body -> (status, body). It may sleep.
+    responder: Callable[[dict[str, Any]], tuple[int, str]] | None = None
 
     def reply(self, text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> None:
-        body: dict[str, Any] = {
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        }
-        if usage is not None:
-            body["usage"] = usage
-        self.script.append((200, json.dumps(body)))
+        self.script.append((200, completion(text, model, usage)))
 
     def raw(self, status: int, body: str) -> None:
         self.script.append((status, body))
@@ -54,20 +61,26 @@ def serve_chat() -> Iterator[ChatServer]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
-            state.requests.append(json.loads(self.rfile.read(length)))
+            request = json.loads(self.rfile.read(length))
+            state.requests.append(request)
             state.headers.append(dict(self.headers))
             if self.path != "/v1/chat/completions":
                 status, body = 404, '{"error": {"message": "not found"}}'
             elif state.script:
                 status, body = state.script.pop(0)
+            elif state.responder is not None:
+                status, body = state.responder(request)
             else:
                 status, body = 400, '{"error": {"message": "the test script is exhausted"}}'
             data = body.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up waiting (a slow reply)
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -176,13 +175,6 @@ def check(
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _default_name(model: str, strategy: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-").lower()[:48] or "model"
-    if not slug[0].isalpha():
-        slug = "llm-" + slug
-    return f"{slug}-{strategy}"
-
-
 @codegen_app.command("run")
 def run_command(
     model: Annotated[str, typer.Option(help="Generator model name.")],
@@ -216,6 +208,7 @@ def run_command(
     faults after K repairs, 2 on bad usage or when the endpoint cannot answer.
     """
     from apdp.codegen.client import ChatClient
+    from apdp.codegen.ingest import default_name
     from apdp.codegen.languages import language as lang_of
     from apdp.codegen.loop import STRATEGIES, RunSettings, run
 
@@ -234,7 +227,7 @@ def run_command(
     critic = client(critic_model) if critic_model is not None else None
     settings = RunSettings(
         strategy=strategy,
-        name=name or _default_name(model, strategy),
+        name=name or default_name(model, strategy),
         agents_dir=agents_dir,
         rounds=rounds,
         check=_check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario),

@@ -42,6 +42,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "codegen ingest": ("apdp codegen ingest reply.md --name gpt-a1 --model gpt-x --strategy a1",),
     "codegen check": ("apdp codegen check gpt-a1",),
     "codegen run": ("apdp codegen run --model M --base-url URL --strategy a1 --rounds 3 --name gen-a1",),
+    "study": ("apdp study run pilot.toml --out studies/pilot",),
+    "study run": (
+        "apdp study run pilot.toml --out studies/pilot",
+        "apdp study run pilot.toml --out studies/pilot --max-calls 20   # spend at most 20 calls now",
+    ),
     "logist": (
         "apdp logist add ~/logist/src template.AuctionTemplate",
         "apdp logist import ~/logist-project",

@@ -35,6 +35,14 @@ def agent_path(name: str, agents_dir: Path) -> Path:
     return agents_dir / f"{name}.py"
 
 
+def default_name(model: str, strategy: str, sample: int | None = None) -> str:
+    """The name of an agent of ``model`` and ``strategy`` (``gpt-4o-a1``; ``gpt-4o-a1-2`` for sample 2)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", model).strip("-").lower()[:48] or "model"
+    if not slug[0].isalpha():
+        slug = "llm-" + slug
+    return f"{slug}-{strategy}" + (f"-{sample}" if sample is not None else "")
+
+
 def check_free(name: str, agents_dir: Path, code: str | None = None, force: bool = False) -> Path:
     """The path for agent ``name``, refusing to replace or shadow a different agent unless ``force``.
 

@@ -101,6 +101,9 @@ class RunSettings:
     force: bool = False
     #: ``python`` (an apdp.Agent subclass) or ``java`` (a Logist AuctionBehavior class).
     language: str = "python"
+    #: Checks an agent (:func:`apdp.check.gate.check_agent`'s signature); a study wraps it to run its
+    #: generations' checks one at a time.
+    checker: Callable[..., CheckReport] = check_agent
 
     @property
     def lang(self) -> Language:
@@ -209,7 +212,7 @@ class _Session:
         )
         self.transcript.write({"event": "ingest", "round": self.round, "path": self.agent.path})
         self.say(f"round {self.round}: wrote {self.agent.path}; checking")
-        self.report = check_agent(self.agent.path, self.settings.check, on_match=self._on_match)
+        self.report = self.settings.checker(self.agent.path, self.settings.check, on_match=self._on_match)
         self.transcript.write(
             {
                 "event": "check",

@@ -82,6 +82,25 @@ def config_difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> 
     return None
 
 
+def grows(stored: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    """Whether ``current`` only adds to the tournaments of ``stored``: more agents (the stored ones with
+    the same files), networks or tournaments per network, and nothing else changed. Every stored match
+    is then a match of ``current`` with the same seeds (a match's seeds depend on its pair, network and
+    tournament seed alone: :func:`apdp.tournament.schedule.match_seed`)."""
+    rest = {"agents", "topologies", "repeat", "agent_files"}
+    if any(stored.get(k) != current.get(k) for k in (set(stored) | set(current)) - rest):
+        return False
+    old_files, new_files = stored.get("agent_files"), current.get("agent_files")
+    if not isinstance(old_files, dict) or not isinstance(new_files, dict):
+        return False
+    return (
+        set(stored.get("agents") or ()) <= set(current.get("agents") or ())
+        and all(new_files.get(a) == h for a, h in old_files.items())
+        and set(stored.get("topologies") or ()) <= set(current.get("topologies") or ())
+        and int(stored.get("repeat") or 1) <= int(current.get("repeat") or 1)
+    )
+
+
 def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
     """(name, file) of each agent named, or of every agent found (shipped and the user's) when ``names`` is None."""
     sources = available_agents() if names is None else [find_agent(n) for n in names]

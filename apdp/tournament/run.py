@@ -68,6 +68,7 @@ def run_tournament(
     observers: Sequence[TournamentEvents] = (),
     secret: bytes | None = None,
     ray: RayCluster | None = None,
+    grow: bool = False,
 ) -> RunSummary:
     """Play the tournament into the store of ``out``, skipping the matches already stored.
 
@@ -76,13 +77,15 @@ def run_tournament(
     given replays a published tournament, and a store holding another secret is refused.
     ``ray``: play on a Ray cluster (:mod:`apdp.tournament.ray_executor`) instead of ``jobs`` local
     worker processes, connected before anything is written; the stored results are the same.
+    ``grow``: a store of fewer agents, networks or tournaments takes this configuration and keeps its
+    matches (:meth:`ResultsStore.create_or_resume`); only the new matches are played.
     """
     if ray is None or play is not None:
-        return _run(config, Path(out), jobs, progress, play, observers, secret, None)
+        return _run(config, Path(out), jobs, progress, play, observers, secret, None, grow)
     from apdp.tournament.ray_executor import connected
 
     with connected(ray) as session:
-        return _run(config, Path(out), jobs, progress, play, observers, secret, session)
+        return _run(config, Path(out), jobs, progress, play, observers, secret, session, grow)
 
 
 def _run(
@@ -94,9 +97,10 @@ def _run(
     observers: Sequence[TournamentEvents],
     secret: bytes | None,
     ray: RaySession | None,
+    grow: bool = False,
 ) -> RunSummary:
     check_outside_agents(out, config.agent_paths, "--out")  # an agent may read its own folder
-    store = ResultsStore.create_or_resume(out, config.to_json(), secret)
+    store = ResultsStore.create_or_resume(out, config.to_json(), secret, grow=grow)
     secret = store.secret()
     assert secret is not None  # create_or_resume stores one
     try:

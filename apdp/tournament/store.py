@@ -33,7 +33,7 @@ from urllib.parse import quote
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
 from apdp.secret import new_secret
-from apdp.tournament.config import config_difference
+from apdp.tournament.config import config_difference, grows
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 
@@ -221,12 +221,15 @@ class ResultsStore:
 
     @classmethod
     def create_or_resume(
-        cls, folder: str | Path, config: Mapping[str, Any], secret: bytes | None = None
+        cls, folder: str | Path, config: Mapping[str, Any], secret: bytes | None = None, *, grow: bool = False
     ) -> ResultsStore:
         """Open (creating it if needed) the store of ``folder`` for the tournament ``config``.
 
         ``secret`` is the tournament's secret; None keeps the stored one, or makes a new one. A
         store that already holds another configuration or another secret raises StoreError (one line).
+        With ``grow``, a configuration that only adds agents, networks or tournaments to the stored
+        one (:func:`apdp.tournament.config.grows`) replaces it: the stored matches stay, the new ones
+        are still to play.
         """
         folder = Path(folder)
         _refuse_symlinks(folder / STORE_FILE)
@@ -262,7 +265,11 @@ class ResultsStore:
                 now = datetime.now(UTC).isoformat(timespec="seconds")
                 conn.execute("INSERT INTO tournament VALUES (1, ?, ?)", (wanted, now))
             else:
-                difference = config_difference(json.loads(row[0]), config)
+                stored_config = json.loads(row[0])
+                difference = config_difference(stored_config, config)
+                if difference is not None and grow and grows(stored_config, config):
+                    conn.execute("UPDATE tournament SET config = ? WHERE id = 1", (wanted,))
+                    difference = None
             if difference is None:
                 stored = conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
                 if stored is None:

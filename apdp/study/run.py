@@ -1,0 +1,168 @@
+"""Running a study end to end: generate the missing agents, play the tournaments, write the reports.
+
+``DIR`` (``--out``) holds everything, and everything in it is resumable:
+
+* ``journal.jsonl``: every model call answered and every generation finished (:mod:`apdp.study.journal`);
+* ``agents/``: the generated agents, their provenance sidecars, transcripts and the harness's ledger;
+* ``results/``: the results store of every tournament (one per network x seed), in one database;
+* ``report.json`` and ``report.html``: the report as ``apdp report --group-by provenance`` makes it,
+  with the generation funnel added (``funnel`` in the JSON, a section of the page);
+* ``funnel.csv``: the generation funnel (:mod:`apdp.study.funnel`).
+
+A rerun of the same manifest replays the journal and the store: no model call, no match. A manifest
+with another model or sample adds only its generations and its matches: the store grows to the
+larger field (:func:`apdp.tournament.config.grows`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apdp.agents.files import check_outside_agents
+from apdp.errors import UserError
+from apdp.files import write_atomically
+from apdp.lookup import searched_first
+from apdp.study.funnel import funnel_csv, funnel_html, funnel_rows, funnel_text
+from apdp.study.generate import Generations, agent_dir, jobs_of, outcomes
+from apdp.study.journal import JOURNAL, CallBudgetSpent, Journal
+from apdp.study.manifest import Manifest
+
+Say = Callable[[str], None]
+#: The folder of the results store inside the study's folder.
+RESULTS = "results"
+
+
+@dataclass
+class StudyResult:
+    """What a run of a study did and where it wrote it."""
+
+    out: Path
+    generated: int = 0
+    new_calls: int = 0
+    replayed_calls: int = 0
+    played: int = 0
+    stored: int = 0
+    agents: list[str] = field(default_factory=list)
+    funnel: list[dict[str, Any]] = field(default_factory=list)
+    #: Why the run stopped before the end (None: it finished).
+    stopped: str | None = None
+    report_text: str = ""
+
+
+def _resolve(entry: str, base: Path) -> str:
+    """A manifest's agent: a file or folder path relative to the manifest, else a name as it is."""
+    if entry.endswith(".py") or "/" in entry:
+        path = Path(entry) if Path(entry).is_absolute() else base / entry
+        return str(path.resolve())
+    return entry
+
+
+def _scenario(manifest: Manifest, base: Path) -> str | None:
+    if manifest.scenario is None:
+        return None
+    path = Path(manifest.scenario)
+    return str(path if path.is_absolute() else (base / path).resolve())
+
+
+def _field(manifest: Manifest, journal: Journal, base: Path) -> list[str]:
+    """The agents that play: the generated agents kept (clean, or any with ``include_faulty``), then
+    the manifest's."""
+    field_: list[str] = []
+    for _job, outcome in outcomes(journal, jobs_of(manifest)):
+        path = outcome.get("path")
+        if path and Path(path).exists() and (outcome.get("ok") or manifest.include_faulty):
+            field_.append(str(Path(path).resolve()))
+    return field_ + [_resolve(a, base) for a in manifest.agents]
+
+
+def run_study(
+    manifest: Manifest,
+    out: Path,
+    *,
+    base: Path = Path("."),
+    say: Say = lambda _line: None,
+    max_calls: int | None = None,
+    retry_errors: bool = False,
+    jobs: int = 1,
+    progress: bool = False,
+) -> StudyResult:
+    """Run the study of ``manifest`` into ``out``; see the module docstring.
+
+    ``base`` is the manifest's folder (its relative paths start there); ``max_calls`` caps the new
+    model calls of this run (the run then stops before the tournaments, and a rerun continues);
+    ``retry_errors`` runs again the generations whose endpoint failed; ``jobs`` matches at once.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    scenario = _scenario(manifest, base)
+    result = StudyResult(out)
+    journal = Journal(out / JOURNAL, max_calls=max_calls)
+    try:
+        generations = Generations(manifest, out, journal, scenario, say)
+        todo = generations.todo(retry_errors)
+        wanted = len(jobs_of(manifest))
+        say(f"generation: {wanted - len(todo)} of {wanted} agent(s) done already, {len(todo)} to make")
+        try:
+            generations.run(todo)
+        except CallBudgetSpent as exc:
+            result.stopped = f"{exc}; rerun to continue"
+        finally:
+            result.generated = sum(1 for j in todo if j.id in journal.jobs)
+            result.new_calls, result.replayed_calls = journal.new_calls, journal.replayed
+        result.funnel = funnel_rows(jobs_of(manifest), journal)
+        write_atomically(out / "funnel.csv", funnel_csv(result.funnel))
+        if result.stopped is not None:
+            return result
+        field_ = _field(manifest, journal, base)
+    finally:
+        journal.close()
+    if len(field_) < 2:
+        raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
+                        "add agents = [...] to the manifest, or set include_faulty = true")
+    _play(manifest, out, field_, scenario, result, jobs, progress, say)
+    _write_reports(out, result)
+    return result
+
+
+def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None, result: StudyResult,
+          jobs: int, progress: bool, say: Say) -> None:
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
+
+    with searched_first("APDP_AGENTS", agent_dir(out)):
+        config = make_config(
+            topology=",".join(manifest.networks) if manifest.networks else None,
+            agents=field_,
+            seed=manifest.seeds[0],
+            repeat=len(manifest.seeds),
+            scenario_file=scenario,
+            overrides={"tasks": manifest.tasks, **{f"timeouts.{k}": v for k, v in manifest.timeouts.given().items()}},
+        )
+        result.agents = list(config.agents)
+        check_outside_agents(out / RESULTS, config.agent_paths, "the study's results")
+        say(f"tournaments: {len(config.topologies)} network(s) x {len(manifest.seeds)} seed(s), "
+            f"{len(config.agents)} agents: {', '.join(config.agents)}")
+        summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True)
+    result.played, result.stored = summary.played, summary.skipped
+    if summary.errors:
+        raise UserError(f"{summary.errors} match(es) could not be played (see {out / RESULTS}/tournament.log); "
+                        "rerun the study to play them")
+
+
+def _write_reports(out: Path, result: StudyResult) -> None:
+    from apdp.tournament.report import report
+    from apdp.tournament.report_page import write_report_page
+
+    folders = [out / RESULTS]
+    data = json.loads(report(folders, "json", "provenance"))
+    data["funnel"] = result.funnel
+    write_atomically(out / "report.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    written = write_report_page(data, out / "report.html")
+    page = written.path.read_text(encoding="utf-8")
+    if "</main>" in page:  # the funnel, as a section of the page
+        write_atomically(written.path, page.replace("</main>", funnel_html(result.funnel) + "</main>", 1))
+    result.report_text = report(folders, "table", "provenance") + "\n\n" + funnel_text(result.funnel)
+

@@ -1,0 +1,166 @@
+"""``apdp study run`` end to end against fake models on loopback (tests/chat.py), never a real one.
+
+The fake models, all served by one scripted server, are told apart by the model name of the request:
+``m-good`` writes a clean agent at once, ``m-fix`` a faulty one first and a clean one when told of its
+faults, ``m-bad`` never writes code, and ``m-slow`` answers after its client has given up. Checks and
+tournaments are tiny (5 tasks, one network, one opponent, short limits).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.chat import ChatServer, completion, serve_chat
+from tests.command import apdp
+from tests.integration.test_codegen_run import GOOD, answer
+
+#: Hands in no plan: every task it won is undelivered.
+LAZY = GOOD.replace("class Good", "class Lazy").replace(
+    "        first = plan_from_stops(self.topology, vehicles[0], stops)\n"
+    "        return [first] + [[] for _ in vehicles[1:]]",
+    "        return [[] for _ in vehicles]",
+)
+USAGE = {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}
+
+
+def respond(request: dict[str, Any]) -> tuple[int, str]:
+    """The fake models' answers (see the module docstring)."""
+    model = request["model"]
+    users = [m for m in request["messages"] if m["role"] == "user"]
+    if model == "m-slow":
+        time.sleep(1.5)
+        return 200, completion(answer(GOOD), model, USAGE)
+    if model == "m-bad":
+        return 200, completion("I would rather not write code today.", model, USAGE)
+    if model == "m-fix" and len(users) == 1:
+        return 200, completion(answer(LAZY), model, USAGE)
+    return 200, completion(answer(GOOD), model, USAGE)
+
+
+@pytest.fixture
+def models() -> Iterator[ChatServer]:
+    with serve_chat() as chat:
+        chat.responder = respond
+        yield chat
+
+
+def manifest(url: str, good_samples: int = 2) -> str:
+    return f"""\
+name = "pilot"
+networks = ["france"]
+seeds = [1]
+tasks = 4
+timeouts = {{ bid = 1.0, plan = 3.0 }}
+agents = ["honest"]
+rounds = 1
+parallel = 3
+
+[check]
+tasks = 4
+opponents = ["template"]
+networks = ["france"]
+timeouts = {{ bid = 1.0, plan = 3.0 }}
+
+[[generator]]
+model = "m-good"
+base_url = "{url}"
+strategies = ["a1"]
+samples = {good_samples}
+price = {{ prompt = 1.0, completion = 2.0 }}
+
+[[generator]]
+model = "m-fix"
+base_url = "{url}"
+strategies = ["a1"]
+
+[[generator]]
+model = "m-bad"
+base_url = "{url}"
+strategies = ["a1"]
+
+[[generator]]
+model = "m-slow"
+base_url = "{url}"
+strategies = ["a1"]
+timeout = 0.3
+retries = 1
+backoff = 0
+"""
+
+
+def study(tmp_path: Path, url: str, *args: str, good_samples: int = 2) -> tuple[Any, Path]:
+    path = tmp_path / "pilot.toml"
+    path.write_text(manifest(url, good_samples), encoding="utf-8")
+    out = tmp_path / "study"
+    return apdp("study", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet", *args), out
+
+
+def funnel(out: Path) -> dict[tuple[str, str], dict[str, str]]:
+    with (out / "funnel.csv").open(encoding="utf-8") as f:
+        return {(r["model"], r["strategy"]): r for r in csv.DictReader(f)}
+
+
+def paid(out: Path) -> int:
+    lines = (out / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    return sum(1 for line in lines if json.loads(line)["kind"] == "call")
+
+
+def test_a_study_generates_plays_reports_and_a_rerun_does_nothing(tmp_path: Path, models: ChatServer) -> None:
+    started = time.monotonic()
+    done, out = study(tmp_path, models.url)
+    first_run = time.monotonic() - started
+    assert done.returncode == 0, done.stderr + done.stdout
+    rows = funnel(out)
+    assert rows["m-good", "a1"]["attempts"] == "2" and rows["m-good", "a1"]["clean_first"] == "2"
+    assert rows["m-good", "a1"]["tokens"] == "300" and rows["m-good", "a1"]["cost"] == "0.0004"
+    assert rows["m-fix", "a1"]["clean_after_repair"] == "1" and rows["m-fix", "a1"]["repairs"] == "1:1"
+    assert "undelivered" in rows["m-fix", "a1"]["faults"]
+    assert rows["m-bad", "a1"]["never_clean"] == "1" and rows["m-bad", "a1"]["replies_with_code"] == "0"
+    assert "no_code" in rows["m-bad", "a1"]["faults"]
+    assert rows["m-slow", "a1"]["errors"] == "1" and rows["m-slow", "a1"]["never_clean"] == "1"
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    # the three clean generated agents and honest: 4 agents, 12 matches on one network and seed
+    assert len(report["matches"]) == 12
+    groups = {g["group"] for g in report["groups"]}
+    assert {"m-good / a1", "m-fix / a1", "baseline"} <= groups, groups
+    assert report["funnel"][0]["model"] == "m-good"
+    assert 'id="funnel-section"' in (out / "report.html").read_text(encoding="utf-8")
+    requests = len(models.requests)
+    assert paid(out) == requests - 2  # the slow model's two attempts were never answered
+
+    again = time.monotonic()
+    rerun, _ = study(tmp_path, models.url)
+    assert rerun.returncode == 0, rerun.stderr + rerun.stdout
+    assert len(models.requests) == requests, "the rerun asked a model"
+    assert "0 model call(s) made" in rerun.stdout and "0 match(es) played now, 12 stored" in rerun.stdout
+    print(f"first run {first_run:.1f} s, rerun {time.monotonic() - again:.1f} s")
+
+
+def test_a_stopped_study_resumes_without_paying_twice_and_a_sample_adds_only_its_work(
+    tmp_path: Path, models: ChatServer
+) -> None:
+    stopped, out = study(tmp_path, models.url, "--max-calls", "2")
+    assert stopped.returncode == 3, stopped.stderr + stopped.stdout
+    assert "budget of 2 new model call(s) is spent" in stopped.stdout
+    assert paid(out) <= 2 and not (out / "results").exists()  # m-slow may have had one of the two
+
+    done, _ = study(tmp_path, models.url)
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert paid(out) == len(models.requests) - 2  # every answered call asked once (m-slow: 2 unanswered)
+    asked = [(r["model"], json.dumps(r["messages"])) for r in models.requests if r["model"] in ("m-fix", "m-bad")]
+    assert len(asked) == len(set(asked)), "a call was paid twice"
+
+    before = len(models.requests)
+    more, _ = study(tmp_path, models.url, good_samples=3)
+    assert more.returncode == 0, more.stderr + more.stdout
+    assert len(models.requests) == before + 1  # the new sample's one call
+    assert "1 agent(s) generated now" in more.stdout
+    assert "8 match(es) played now, 12 stored" in more.stdout  # the new agent against the 4 others
+    assert funnel(out)["m-good", "a1"]["attempts"] == "3"
