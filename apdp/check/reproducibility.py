@@ -16,7 +16,9 @@ from typing import Any
 from apdp.referee.record import without_timing
 
 #: Record fields left out of the comparison (they differ between two plays of the same match).
-IGNORED_FIELDS = ("output",)
+#: ``identities`` is what the harness's ledger said of each agent file when the match began: another
+#: generation that wrote the same code (two samples of one model) records it again in between.
+IGNORED_FIELDS = ("output", "identities")
 
 #: Calls that read the clock or the system's entropy: (module, attribute).
 _CLOCK = {("time", a) for a in ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic",

@@ -51,10 +51,12 @@ def test_check_fails_an_agent_that_ignores_self_rng(tmp_path: Path, imports: str
     assert "Not reproducible (1)" in report.text() and "self.rng" in report.text()
 
 
-def test_record_difference_ignores_timing_output_and_sandbox() -> None:
+def test_record_difference_ignores_timing_output_sandbox_and_identities() -> None:
     a = {"seed": 1, "auctions": [{"bids": [1.0, 2.0]}], "timing": {"match": 1.0}, "output": ["x"],
-         "sandbox": {"unprotected": []}}
-    b = {**a, "timing": {"match": 2.0}, "output": ["y"], "sandbox": {"unprotected": ["landlock"]}}
+         "sandbox": {"unprotected": []}, "identities": [{"provenance": {"usage": {"seconds": 1.0}}}]}
+    # the ledger may record the same file again between two plays (another sample wrote the same code)
+    b = {**a, "timing": {"match": 2.0}, "output": ["y"], "sandbox": {"unprotected": ["landlock"]},
+         "identities": [{"provenance": {"usage": {"seconds": 2.0}}}]}
     assert record_difference(a, b) is None
     c = {**a, "auctions": [{"bids": [1.0, 2.5]}]}
     assert record_difference(a, c) == "auctions[0].bids[1]: 2.0 then 2.5"
