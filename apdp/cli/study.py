@@ -70,9 +70,11 @@ def run_command(
         raise typer.Exit(3)
     if not quiet:
         typer.echo(result.report_text)
+    played = result.tournament
+    assert played is not None  # the tournaments ran
     typer.echo(
-        f"study {study.name!r}: {result.generated} agent(s) generated now, {calls}; {result.played} match(es) "
-        f"played now, {result.stored} stored already; {folder}/report.html, report.json, funnel.csv "
+        f"study {study.name!r}: {result.generated} agent(s) generated now, {calls}; {played.played} match(es) "
+        f"played now, {played.skipped} stored already; {folder}/report.html, report.json, funnel.csv "
         f"({seconds:.1f} s)"
     )
 

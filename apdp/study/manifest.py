@@ -200,11 +200,10 @@ def load_manifest(path: str | Path) -> Manifest:
     """The manifest at ``path``; ManifestError (one line) for a file that cannot be read or is not valid."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"cannot read the manifest {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        with path.open("rb") as file:
+            data = tomllib.load(file)
+    except OSError as exc:
+        raise ManifestError(f"cannot read the manifest {path}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{path} is not valid TOML: {exc}") from None
     return parse_manifest(data, str(path))

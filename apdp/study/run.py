@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apdp.agents.files import check_outside_agents
 from apdp.errors import UserError
@@ -30,6 +30,9 @@ from apdp.study.funnel import funnel_csv, funnel_html, funnel_rows, funnel_text
 from apdp.study.generate import Generations, agent_dir, jobs_of, outcomes
 from apdp.study.journal import JOURNAL, CallBudgetSpent, Journal
 from apdp.study.manifest import Manifest
+
+if TYPE_CHECKING:
+    from apdp.tournament.run import RunSummary
 
 Say = Callable[[str], None]
 #: The folder of the results store inside the study's folder.
@@ -44,8 +47,8 @@ class StudyResult:
     generated: int = 0
     new_calls: int = 0
     replayed_calls: int = 0
-    played: int = 0
-    stored: int = 0
+    #: What the tournaments' run did (None: the run stopped before them).
+    tournament: RunSummary | None = None
     agents: list[str] = field(default_factory=list)
     funnel: list[dict[str, Any]] = field(default_factory=list)
     #: Why the run stopped before the end (None: it finished).
@@ -146,7 +149,7 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
         say(f"tournaments: {len(config.topologies)} network(s) x {len(manifest.seeds)} seed(s), "
             f"{len(config.agents)} agents: {', '.join(config.agents)}")
         summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True)
-    result.played, result.stored = summary.played, summary.skipped
+    result.tournament = summary
     if summary.errors:
         raise UserError(f"{summary.errors} match(es) could not be played (see {out / RESULTS}/tournament.log); "
                         "rerun the study to play them")

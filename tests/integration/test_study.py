@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +23,7 @@ import pytest
 from tests.chat import ChatServer, completion, serve_chat
 from tests.command import apdp
 from tests.integration.test_codegen_run import GOOD, answer
+from tests.paths import ROOT
 
 #: Hands in no plan: every task it won is undelivered.
 LAZY = GOOD.replace("class Good", "class Lazy").replace(
@@ -36,6 +40,9 @@ def respond(request: dict[str, Any]) -> tuple[int, str]:
     users = [m for m in request["messages"] if m["role"] == "user"]
     if model == "m-slow":
         time.sleep(1.5)
+        return 200, completion(answer(GOOD), model, USAGE)
+    if model == "m-wait":
+        time.sleep(1.0)
         return 200, completion(answer(GOOD), model, USAGE)
     if model == "m-bad":
         return 200, completion("I would rather not write code today.", model, USAGE)
@@ -164,3 +171,33 @@ def test_a_stopped_study_resumes_without_paying_twice_and_a_sample_adds_only_its
     assert "1 agent(s) generated now" in more.stdout
     assert "8 match(es) played now, 12 stored" in more.stdout  # the new agent against the 4 others
     assert funnel(out)["m-good", "a1"]["attempts"] == "3"
+
+
+def test_ctrl_c_keeps_every_answer_and_the_rerun_asks_only_the_rest(tmp_path: Path, models: ChatServer) -> None:
+    text = manifest(models.url).split("[[generator]]")[0] + "".join(
+        f'[[generator]]\nmodel = "{m}"\nbase_url = "{models.url}"\nstrategies = ["a1", "a2"]\n\n'
+        for m in ("m-wait", "m-fix")
+    )
+    path = tmp_path / "pilot.toml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "study"
+    command = [sys.executable, "-c", "from apdp.cli import main; main()", "study", "run", str(path), "--out",
+               str(out), "--jobs", "1", "--quiet"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (out / "journal.jsonl").exists() or paid(out) == 0:
+        assert process.poll() is None and time.monotonic() < deadline, "no model call was answered"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    interrupted = paid(out)
+    assert interrupted == len(models.requests), "a call in flight was not kept"
+    assert not (out / "report.json").exists()
+
+    done = apdp("study", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet")
+    assert done.returncode == 0, done.stderr + done.stdout
+    asked = [(r["model"], json.dumps(r["messages"])) for r in models.requests]
+    assert len(asked) == len(set(asked)) == paid(out), "a call was paid twice"
+    assert f"{paid(out) - interrupted} model call(s) made" in done.stdout
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["matches"]
