@@ -67,3 +67,16 @@ def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, change: tuple[s
 def test_a_missing_manifest_says_so(tmp_path: Path) -> None:
     with pytest.raises(ManifestError, match="cannot read the manifest"):
         load_manifest(tmp_path / "none.toml")
+
+
+def test_the_readme_s_manifest_is_valid() -> None:
+    import re
+    import tomllib
+
+    from apdp.study.manifest import parse_manifest
+    from tests.paths import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```toml\n(.*?)```", readme, re.DOTALL) if "[[generator]]" in b]
+    manifest = parse_manifest(tomllib.loads(block))
+    assert manifest.generators[0].price is not None and manifest.seeds == [1, 2]
