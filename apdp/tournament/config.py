@@ -97,7 +97,7 @@ def grows(stored: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
         set(stored.get("agents") or ()) <= set(current.get("agents") or ())
         and all(new_files.get(a) == h for a, h in old_files.items())
         and set(stored.get("topologies") or ()) <= set(current.get("topologies") or ())
-        and int(stored.get("repeat") or 1) <= int(current.get("repeat") or 1)
+        and int(stored.get("repeat", 1)) <= int(current.get("repeat", 1))
     )
 
 
