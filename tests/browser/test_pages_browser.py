@@ -18,7 +18,7 @@ import os
 import random
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,10 +247,15 @@ def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pyt
     assert replay.errors == []
 
 
-def synthetic_store(folder: Path, matches: int) -> None:
-    """A results store of ``matches`` made-up matches (16 agents, 4 networks): results only."""
-    names = [f"agent-{k:02d}" for k in range(16)]
-    schedule = double_round_robin(names, ["france", "switzerland", "england", "netherlands"], 1, 3)[:matches]
+NETWORKS = ("france", "switzerland", "england", "netherlands")
+
+
+def synthetic_store(folder: Path, matches: int, agents: int = 16, networks: Sequence[str] = NETWORKS,
+                    seed: int = 1) -> None:
+    """A results store of ``matches`` made-up matches (of ``agents`` agents on ``networks``, 3
+    tournaments each from ``seed``): results only."""
+    names = [f"agent-{k:02d}" for k in range(agents)]
+    schedule = double_round_robin(names, networks, seed, 3)[:matches]
     rng = random.Random(0)
     strength = {a: rng.uniform(-1, 1) for a in names}
     store = ResultsStore.create_or_resume(folder, {"synthetic": True})
@@ -281,6 +286,64 @@ def test_report_of_2000_matches_opens_and_pages_through_them(browser: Any, tmp_p
     assert page.locator("#matches tbody tr").first.get_attribute("data-match") == "100"
     assert page.locator("#standings tbody tr").count() == 16
     assert page.locator("#grid td.heat").count() == 16 * 15
+    assert watched.errors == []
+
+
+def test_report_shows_each_networks_standings(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=4, networks=("france", "england"))
+    data = json.loads(report([tmp_path / "results"], "json"))
+    assert [n["network"] for n in data["networks"]] == ["england", "france"]
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    assert page.locator("#networks-section").is_visible()
+    assert "Standings per network" in page.inner_text("#toc")
+    tables = page.locator("#networks table.network-standings")
+    assert tables.count() == 2
+    for k, network in enumerate(data["networks"]):
+        table = tables.nth(k)
+        assert table.get_attribute("data-network") == network["network"]
+        assert page.locator("#networks h3").nth(k).inner_text() == f"{network['network']}: 3 tournaments, 36 matches"
+        rows = table.locator("tbody tr")
+        assert rows.count() == len(network["agents"]) == 4
+        for r, agent in enumerate(network["agents"]):
+            assert rows.nth(r).get_attribute("data-agent") == agent["agent"]
+            for name in ("total_wins", "total_losses", "draws", "faults", "matches"):
+                assert float(rows.nth(r).locator(f"td[data-field='{name}']").get_attribute("data-value")) == agent[name]
+    assert watched.errors == []
+
+
+def test_report_of_one_network_has_no_network_standings(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",))
+    path = tmp_path / "report.html"
+    path.write_text(report_html(json.loads(report([tmp_path / "results"], "json"))))
+    watched = open_page(browser, path)
+    assert not watched.page.locator("#networks-section").is_visible()
+    assert "Standings per network" not in watched.page.inner_text("#toc")
+    assert watched.errors == []
+
+
+def test_the_filter_finds_a_seed_above_2_to_the_53(browser: Any, tmp_path: Path) -> None:
+    seed = 3358432059346614871  # a JavaScript number would read 3358432059346615000
+    assert seed > 2**53 and float(seed) != seed
+    synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",), seed=seed)
+    data = json.loads(report([tmp_path / "results"], "json"))
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    total = len(data["matches"])
+    for wanted in (seed, seed + 2):  # the first and the third tournament: 6 matches each
+        page.fill("#filter", str(wanted))
+        assert page.inner_text("#match-count") == f"6 of {total} matches"
+        cells = page.locator("#matches tbody tr td:nth-child(3)")
+        assert cells.all_inner_texts() == [str(wanted)] * 6
+    page.fill("#filter", "3358432059346615000")  # the rounded seed is no seed of the store
+    assert page.inner_text("#match-count") == f"0 of {total} matches"
+    match_seed = str(data["matches"][0]["seed"])
+    page.fill("#filter", match_seed)
+    assert page.inner_text("#match-count") == f"2 of {total} matches"  # both legs of the pair
     assert watched.errors == []
 
 
