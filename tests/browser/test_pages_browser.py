@@ -155,6 +155,51 @@ def test_replay_steps_to_the_records_profits(browser: Any, record: dict[str, Any
     assert watched.requests == [path.resolve().as_uri()]
 
 
+BOXES = """() => {
+  const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  return {
+    labels: [...document.querySelectorAll("#map text.city-name")].map((e) => [e.dataset.city, box(e)]),
+    vehicles: [...document.querySelectorAll("#map g.vehicle rect")].map((e) => {
+      const b = e.getBoundingClientRect(), m = e.ownerSVGElement.getScreenCTM().inverse();
+      const p = new DOMPoint(b.left, b.top).matrixTransform(m), q = new DOMPoint(b.right, b.bottom).matrixTransform(m);
+      const g = e.parentNode, home = D.companies[g.dataset.company].vehicles[g.dataset.vehicle].home;
+      return [CITIES[home][0], [p.x, p.y, q.x, q.y]];
+    }),
+    badges: [...document.querySelectorAll("#map text.badge")].filter((e) => e.textContent)
+      .map((e) => [e.dataset.city, e.textContent, box(e)]),
+  };
+}"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("network", ["france", "england"])
+def test_replay_badges_and_vehicles_leave_the_city_names_clear(browser: Any, network: str, tmp_path: Path) -> None:
+    played = play_match(make_scenario({"topology": network, "seed": 5}), ["honest", "exp-cost-fixed-bid"])
+    path = tmp_path / "replay.html"
+    write_replay(played, path)
+    watched = open_page(browser, path)
+    page = watched.page
+    labels = dict((city, box) for city, box in page.evaluate(BOXES)["labels"])
+    page.locator("#slider").fill(str(len(played["tasks"])))  # every auction done: the most badges
+    page.wait_for_timeout(400)  # the vehicles' move home (a CSS transition) is over
+    boxes = page.evaluate(BOXES)
+    for home, vehicle in boxes["vehicles"]:  # the vehicles stand at home, beside their city, under its name
+        assert not overlap(vehicle, labels[home]), home
+    assert len(labels) == len(load_topology(network).cities)
+    assert len({city for city, _, _ in boxes["badges"]}) >= 5  # pending pickups and deliveries in many cities
+    for city, text, badge in boxes["badges"]:
+        label = labels[city]
+        assert not overlap(badge, label), (city, text)
+        assert [other for other, box in labels.items() if overlap(badge, box)] == [], (city, text)
+        height = label[3] - label[1]  # beside the name: at most two lines above it, or next to it
+        assert max(label[0] - badge[2], badge[0] - label[2]) < height and label[1] - badge[3] < 2 * height
+        assert badge[1] < label[3], (city, text)  # never below the name, over the city
+    assert watched.errors == []
+
+
 # -- the report ------------------------------------------------------------------------------
 
 FLAKY = '''\
