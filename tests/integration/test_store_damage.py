@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -111,11 +112,16 @@ def test_a_damaged_store_is_one_line_changes_nothing_and_repairs_to_the_same_res
     assert outcomes(folder) == outcomes(played)
 
 
-def test_every_read_of_a_damaged_store_says_so_in_one_line(played: Path, tmp_path: Path) -> None:
+def damaged_copy(played: Path, tmp_path: Path, damage: Callable[[Path], None]) -> tuple[Path, str]:
+    """A copy of ``played`` in ``tmp_path/out`` damaged by ``damage``, and its file's digest."""
     folder = tmp_path / "out"
     shutil.copytree(played, folder)
-    damage_a_match(folder)
-    before = digest(folder / STORE_FILE)
+    damage(folder)
+    return folder, digest(folder / STORE_FILE)
+
+
+def test_every_read_of_a_damaged_store_says_so_in_one_line(played: Path, tmp_path: Path) -> None:
+    folder, before = damaged_copy(played, tmp_path, damage_a_match)
     page = tmp_path / "report.html"
     for args in (["report", str(folder)], ["report", str(folder), "--format", "json"],
                  ["report", str(folder), "--format", "html", "--out", str(page)],
@@ -129,10 +135,7 @@ def test_every_read_of_a_damaged_store_says_so_in_one_line(played: Path, tmp_pat
 
 
 def test_a_damaged_record_is_said_by_the_reads_of_records(played: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "out"
-    shutil.copytree(played, folder)
-    damage_a_record(folder)
-    before = digest(folder / STORE_FILE)
+    folder, before = damaged_copy(played, tmp_path, damage_a_record)
     page = tmp_path / "report.html"
     one_line_error(apdp("report", str(folder), "--format", "html", "--out", str(page), "--replays"),
                    "is damaged", "is unreadable", f"apdp tournament-repair {folder}")
