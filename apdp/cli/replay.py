@@ -12,6 +12,17 @@ from apdp.errors import UserError
 from apdp.files import check_writable
 
 
+def stored_ids(folder: Path) -> list[str]:
+    """The match ids of the results folder ``folder`` (UserError if its store is damaged)."""
+    from apdp.tournament.store import ResultsStore
+
+    store = ResultsStore.open(folder)
+    try:
+        return [m.match_id for m in store.matches()]
+    finally:
+        store.close()
+
+
 def stored_record(folder: Path, key: str) -> dict[str, object]:
     """The record of match ``key`` in the results folder ``folder`` (UserError if it has none)."""
     from apdp.tournament.store import ResultsStore
@@ -54,7 +65,10 @@ def replay(
     check_writable(out)
     if record.is_dir():
         if match is None:
-            raise UserError(f"{record} is a folder: to replay a match of a results folder add --match KEY")
+            from apdp.tournament.store import STORE_FILE
+
+            held = f"; {known_ids(stored_ids(record), '')}" if (record / STORE_FILE).is_file() else ""
+            raise UserError(f"{record} is a folder: to replay a match of a results folder add --match KEY{held}")
         size = write_replay(stored_record(record, match), out, source=f"{record} {match}")
     else:
         if match is not None:

@@ -1,9 +1,11 @@
 """Reports over any number of results folders: table, markdown, csv, json or html.
 
-Sections: the study's table (standings with ratings), the pairwise grid (W-D-L of each row agent
-against each column agent, both sides pooled), every pairing side by side (W/D/L and both mean
-profits), faults per agent and kind, and profit statistics per agent; with more than one network,
-the standings of each network. ``csv`` prints one tidy table (:mod:`apdp.tournament.tidy`, ``--table``);
+Sections: the pairwise grid (W-D-L of each row agent against each column agent, both sides pooled),
+every pairing side by side (W/D/L and both mean profits), faults per agent and kind, profit
+statistics per agent, with more than one network the standings of each network, the wins and losses
+per tournament, and last, where a terminal shows it, the study's table (standings with ratings). The
+``table`` format fits 100 columns (:func:`fit_table`): long names are wrapped, and a table still too
+wide is split into parts. ``csv`` prints one tidy table (:mod:`apdp.tournament.tidy`, ``--table``);
 ``json`` has ``agents``, ``matches`` and the rest (and ``notes``, ``incomplete``, ``networks``);
 ``html`` is a self-contained page drawn from the json (:mod:`apdp.tournament.report_page`). Grouped
 reports add the model usage (tokens, time) of each generated agent next to its results.
@@ -17,6 +19,7 @@ Groups come from the agents' identities stored when they played (:mod:`apdp.tour
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -118,14 +121,23 @@ def _interval(low: float | None, high: float | None) -> str:
 
 
 def _standings_section(title: str, stats: Statistics) -> Section:
+    """The study's table: totals, win rate, faults and ratings (the wins and losses per
+    tournament are :func:`_per_tournament_section`: one table of both would not fit 100 columns)."""
     return (
         title,
-        ["agent", "avg wins", "sd wins", "avg losses", "sd losses", "wins", "losses", "draws",
-         "win rate", "faults", "rating", "95% CI"],
-        [[s.agent, round(s.avg_wins, 2), _r(s.sd_wins, 2), round(s.avg_losses, 2),
-          _r(s.sd_losses, 2), s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}",
-          s.faults, round(s.rating), _interval(s.rating_low, s.rating_high)]
+        ["agent", "wins", "losses", "draws", "win rate", "faults", "rating", "95% CI"],
+        [[s.agent, s.total_wins, s.total_losses, s.draws, f"{s.win_rate:.3f}", s.faults, round(s.rating),
+          _interval(s.rating_low, s.rating_high)]
          for s in stats.standings],
+    )
+
+
+def _per_tournament_section(stats: Statistics) -> Section:
+    return (
+        "Wins and losses per tournament: means and SDs over the tournaments (no SD over one tournament)",
+        ["agent", "tournaments", "avg wins", "sd wins", "avg losses", "sd losses"],
+        [[s.agent, s.tournaments, round(s.avg_wins, 2), _r(s.sd_wins, 2), round(s.avg_losses, 2),
+          _r(s.sd_losses, 2)] for s in stats.standings],
     )
 
 
@@ -142,49 +154,42 @@ def _grid_cell(stats: Statistics, agent: str, opponent: str) -> str:
 
 
 def sections(stats: Statistics, group_by: str | None = None, context: Context | None = None) -> list[Section]:
-    """(title, headers, rows) of every section, in print order."""
+    """(title, headers, rows) of every section, in print order: the standings last, where a reader
+    of the terminal sees them, after each network's."""
     out: list[Section] = []
     if group_by is not None:
+        groups = _groups(stats, group_by, context)
         out.append((
-            f"Groups by {group_by}: wins and losses per tournament and agent of the group, "
-            "mean rating of its agents\n(agent matches: a match counts once per agent of the group in it)",
-            ["group", "agents", "tournaments", "agent matches", "avg wins", "sd wins", "avg losses",
-             "sd losses", "wins", "losses", "draws", "win rate", "faults", "mean rating", "95% CI"],
-            [[g.group, len(g.agents), g.tournaments, g.matches, round(g.avg_wins, 2), _r(g.sd_wins, 2),
-              round(g.avg_losses, 2), _r(g.sd_losses, 2), g.wins, g.losses, g.draws,
-              f"{g.win_rate:.3f}", g.faults, round(g.mean_rating),
-              _interval(g.rating_low, g.rating_high)] for g in _groups(stats, group_by, context)],
+            f"Groups by {group_by}: rating is the mean rating of the group's agents (agent matches: a match "
+            "counts once per agent of the group in it)",
+            ["group", "agent matches", "wins", "losses", "draws", "win rate", "faults", "rating", "95% CI"],
+            [[g.group, g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}", g.faults,
+              round(g.mean_rating), _interval(g.rating_low, g.rating_high)] for g in groups],
         ))
-    if group_by is not None:
         out.append((
-            "Model usage per agent",
-            ["agent", "model", "calls", "prompt tokens", "completion tokens", "tokens", "model s", "wins",
-             "win rate", "tokens/win"],
+            f"Groups by {group_by}: wins and losses per tournament and agent of the group",
+            ["group", "agents", "tournaments", "avg wins", "sd wins", "avg losses", "sd losses"],
+            [[g.group, len(g.agents), g.tournaments, round(g.avg_wins, 2), _r(g.sd_wins, 2),
+              round(g.avg_losses, 2), _r(g.sd_losses, 2)] for g in groups],
+        ))
+        out.append((
+            "Model usage per agent: model calls, their prompt, completion and total tokens, the seconds\n"
+            "spent waiting for the model, and total tokens per win (its wins: the standings)",
+            ["agent", "model", "calls", "prompt", "completion", "tokens", "model s", "tokens/win"],
             [[u.agent, u.model or "-", *("-" if x is None else x for x in (u.calls, u.prompt_tokens,
-              u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds), u.wins,
-              f"{u.win_rate:.3f}", "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
+              u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds),
+              "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
              for u in agent_usage(stats.standings)],
-        ))
-    networks = context.networks if context is not None else {}
-    summary = context.summary if context is not None and context.summary else _count(stats.tournaments, "tournament")
-    on = f" ({', '.join(networks)})" if networks else ""
-    out.append(_standings_section(
-        f"Standings: {summary}{on}, {stats.matches} matches\n({SCALE}; no SD over one tournament, no "
-        f"interval under {MIN_INTERVAL_MATCHES} matches)", stats
-    ))
-    for network, ns in networks.items():
-        out.append(_standings_section(
-            f"Standings on {network}: {_count(ns.tournaments, 'tournament')}, {ns.matches} matches", ns
         ))
     names = [s.agent for s in stats.standings]
     out.append((
-        "Pairwise grid: W-D-L of the row agent against the column agent",
-        ["", *names],
-        [[a, *(_grid_cell(stats, a, o) for o in names)] for a in names],
+        "Pairwise grid: W-D-L of the row agent against the column agent (columns numbered as the rows)",
+        ["#", "agent", *(str(k + 1) for k in range(len(names)))],
+        [[k + 1, a, *(_grid_cell(stats, a, o) for o in names)] for k, a in enumerate(names)],
     ))
     out.append((
-        "Pairings by side: company 0 agent vs company 1 agent; profit 0 and profit 1 are mean profits per "
-        "match\n(a side's matches where it faulted left out)",
+        "Pairings by side: company 0 agent vs company 1 agent\n"
+        "profit 0 and profit 1 are mean profits per match (a side's matches where it faulted left out)",
         ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
         [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
           _r(g.opponent_profit)] for g in stats.legs],
@@ -208,6 +213,18 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         ["agent", "matches", "mean", "sd", "min", "median", "max", "faulted"],
         [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
           _r(p.median), _r(p.max), p.faulted] for p in stats.profits],
+    ))
+    networks = context.networks if context is not None else {}
+    for network, ns in networks.items():
+        out.append(_standings_section(
+            f"Standings on {network}: {_count(ns.tournaments, 'tournament')}, {ns.matches} matches", ns
+        ))
+    out.append(_per_tournament_section(stats))
+    summary = context.summary if context is not None and context.summary else _count(stats.tournaments, "tournament")
+    on = f" ({', '.join(networks)})" if networks else ""
+    out.append(_standings_section(
+        f"Standings: {summary}{on}, {stats.matches} matches\n({SCALE}; no interval under "
+        f"{MIN_INTERVAL_MATCHES} matches)", stats
     ))
     return out
 
@@ -275,16 +292,108 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
 
         return report_html(to_json(stats, pooled, group_by, context))
     notes = context.notes if context is not None else []
-    bullet = "- " if fmt == "markdown" else ""
-    blocks = ["".join(f"{bullet}Note: {n}\n" for n in notes)] if notes else []
+    if fmt == "markdown":
+        blocks = ["".join(f"- Note: {n}\n" for n in notes)] if notes else []
+        for title, headers, rows in sections(stats, group_by, context):
+            table = f"\n{tabulate(rows, headers, tablefmt='github')}\n" if rows else ""
+            blocks.append(f"## {' '.join(title.splitlines())}\n{table}")
+        return "\n".join(blocks)
+    blocks = ["".join(f"{_wrap(f'Note: {n}')}\n" for n in notes)] if notes else []
     for title, headers, rows in sections(stats, group_by, context):
-        if not rows:
-            blocks.append(f"{title}\n" if fmt == "table" else f"## {title}\n")
-        elif fmt == "markdown":
-            blocks.append(f"## {title}\n\n{tabulate(rows, headers, tablefmt='github')}\n")
-        else:
-            blocks.append(f"{title}\n{tabulate(rows, headers, tablefmt='simple')}\n")
+        tables = "\n\n".join(fit_table(headers, rows)) if rows else ""  # the parts of a split table
+        blocks.append("\n".join(filter(None, [_wrap(title), tables])) + "\n")
     return "\n".join(blocks)
+
+
+#: The widest line of a terminal report.
+WIDTH = 100
+#: Leading columns that name a row: a table too wide keeps them in every part it is split into.
+KEY_HEADERS = ("#", "agent", "model", "group", "company 0", "company 1", "tournament", "match")
+#: The narrowest a key column is wrapped to.
+MIN_KEY = 12
+_GAP = 2  # between two columns of tabulate's "simple" format
+
+
+def _wrap(text: str, width: int = WIDTH) -> str:
+    """``text`` wrapped to ``width``, each of its lines on its own; a word longer than the line
+    (a path) is kept whole."""
+    return "\n".join(
+        "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)) or line
+        for line in text.splitlines()
+    )
+
+
+def _widest(text: str) -> int:
+    return max(map(len, text.splitlines()), default=0)
+
+
+def _cut(cell: Any, width: int) -> Any:
+    """A text cell wrapped to ``width`` (a name without spaces is cut, at a hyphen if it can)."""
+    if not isinstance(cell, str) or len(cell) <= width:
+        return cell
+    return "\n".join(textwrap.wrap(cell, width)) or cell
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], widths: dict[int, int]) -> str:
+    """The table of the columns in ``widths`` (column index: the width to wrap its text to)."""
+    columns = sorted(widths)
+    return tabulate([[_cut(r[c], widths[c]) for c in columns] for r in rows],
+                    [_cut(headers[c], widths[c]) for c in columns], tablefmt="simple")
+
+
+def _share(natural: dict[int, int], room: int) -> dict[int, int] | None:
+    """Widths of the key columns within ``room``: the narrow ones whole, the rest an equal share
+    of what is left; None if a column would be narrower than :data:`MIN_KEY` (and its text)."""
+    widths: dict[int, int] = {}
+    for k, c in enumerate(sorted(natural, key=natural.__getitem__)):
+        widths[c] = min(natural[c], room // (len(natural) - k))
+        if widths[c] < min(MIN_KEY, natural[c]):
+            return None
+        room -= widths[c]
+    return widths
+
+
+def fit_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], width: int = WIDTH) -> list[str]:
+    """A table as one or more blocks, none wider than ``width`` where its cells allow it.
+
+    A table too wide first has its key columns (the names of its rows, :data:`KEY_HEADERS`)
+    wrapped, down to :data:`MIN_KEY`; if it is still too wide, its other columns are split into
+    parts, each beginning with the key columns; a text column alone too wide is wrapped.
+    """
+    natural = {c: max(len(str(x)) for x in [headers[c], *(r[c] for r in rows)]) for c in range(len(headers))}
+    whole = _table(headers, rows, natural)
+    if _widest(whole) <= width:
+        return [whole]
+    keys = 0
+    while keys < len(headers) - 1 and headers[keys] in KEY_HEADERS:
+        keys += 1
+    keys = max(keys, 1)
+    rest = list(range(keys, len(headers)))
+    rest_width = _widest(_table(headers, rows, {c: natural[c] for c in rest}))
+    room = width - rest_width - _GAP * keys
+    for _ in range(3):  # tabulate pads a short header: take what it adds from the room, and try again
+        key_widths = _share({c: natural[c] for c in range(keys)}, room)
+        if key_widths is None:
+            break
+        wrapped = _table(headers, rows, {**key_widths, **{c: natural[c] for c in rest}})
+        if _widest(wrapped) <= width:
+            return [wrapped]
+        room -= _widest(wrapped) - width
+    key_widths = _share({c: natural[c] for c in range(keys)}, width // 2 - _GAP * keys) or {
+        c: min(natural[c], MIN_KEY) for c in range(keys)}
+
+    def part_table(part: list[int]) -> str:
+        if len(part) == 1:  # a text column alone too wide is wrapped to the room the keys leave
+            room = width - _widest(_table(headers, rows, key_widths)) - _GAP
+            return _table(headers, rows, {**key_widths, part[0]: max(MIN_KEY, min(natural[part[0]], room))})
+        return _table(headers, rows, {**key_widths, **{c: natural[c] for c in part}})
+
+    parts: list[list[int]] = [[]]
+    for c in rest:
+        if parts[-1] and _widest(part_table([*parts[-1], c])) > width:
+            parts.append([])
+        parts[-1].append(c)
+    return [part_table(part) for part in parts]
 
 
 def check_options(fmt: str, group_by: str | None = None, table: str | None = None) -> None:

@@ -1,10 +1,10 @@
 """The report as one self-contained HTML page (``apdp report --format html --out FILE.html``).
 
 The page's data is exactly the JSON report (:func:`apdp.tournament.report.to_json`), so its tables show
-the same figures; the page draws from it the study's table, the ratings with their 95% intervals,
-the pairwise grid as a heat map, the profit distributions, the faults by kind and every match, each
-with a link to its replay (written next to the page with ``replays``) or the ``apdp replay``
-command that makes it.
+the same figures; the page draws from it the study's table (and each network's, when there are
+several), the ratings with their 95% intervals, the pairwise grid as a heat map, the profit
+distributions, the faults by kind and every match, each with a link to its replay (written next to
+the page with ``replays``) or the ``apdp replay`` command that makes it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ _BODY = """\
   <p class="note">Average wins and losses per tournament with their SDs, totals, win rate, faults, and
   Bradley-Terry ratings (Elo scale) with bootstrap 95% intervals.</p>
   <div class="scroll"><table id="standings"></table></div></section>
+<section id="networks-section" hidden><h2>Standings per network</h2>
+  <p class="note">The same figures over each network's matches alone.</p>
+  <div id="networks"></div></section>
 <section id="groups-section" hidden><h2 id="groups-title">Groups</h2>
   <div class="scroll"><table id="groups"></table></div>
   <h2>Model usage per agent</h2><div class="scroll"><table id="usage"></table></div></section>

@@ -160,7 +160,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 def _problem(path: Path, exc: sqlite3.Error) -> StoreError:
     """The one-line error for a failed use of the store at ``path``, saying what to do."""
     text = str(exc)
-    if "malformed" in text or "not a database" in text:
+    if "malformed" in text or "not a database" in text or "decode" in text:
         return StoreError(
             f"{path} is damaged ({text}); nothing in it was changed: `apdp tournament-repair "
             f"{path.parent}` keeps its readable matches (and the damaged file beside them), then rerun "
@@ -288,7 +288,8 @@ class ResultsStore:
     @classmethod
     def open(cls, folder: str | Path) -> ResultsStore:
         """Open the existing store of ``folder`` for reading (read-only where this process cannot
-        write the folder or the file)."""
+        write the folder or the file); a damaged one raises StoreError, one line that points to
+        ``apdp tournament-repair``, whichever of its pages is damaged."""
         folder = Path(folder)
         path = folder / STORE_FILE
         _refuse_symlinks(path)
@@ -302,6 +303,11 @@ class ResultsStore:
             if "malformed" in str(exc):
                 raise _problem(path, exc) from None
             raise StoreError(f"{path}: not a readable results store ({exc})") from None
+        try:  # a damaged page anywhere (a record's too) is said before anything is read from it
+            _check_intact(conn, path)
+        except StoreError:
+            conn.close()
+            raise
         return cls(folder, conn)
 
     @_translated
@@ -395,8 +401,14 @@ class ResultsStore:
     @_translated
     def record(self, match_id: str) -> Record | None:
         """The full record of the match ``match_id``, or None."""
-        row = self.conn.execute("SELECT record FROM matches WHERE key = ?", (match_id,)).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        row = self.conn.execute("SELECT CAST(record AS BLOB) FROM matches WHERE key = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return dict(json.loads(bytes(row[0]).decode("utf-8")))
+        except ValueError as exc:  # a record that is no JSON (or no UTF-8) was damaged in the file
+            raise _problem(self.folder / STORE_FILE, sqlite3.DatabaseError(
+                f"database disk image is malformed: the record of {match_id} is unreadable ({exc})")) from None
 
     def close(self) -> None:
         """Close the database (and let another run write to the folder)."""

@@ -18,7 +18,7 @@ import os
 import random
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,51 @@ def test_replay_steps_to_the_records_profits(browser: Any, record: dict[str, Any
     assert watched.requests == [path.resolve().as_uri()]
 
 
+BOXES = """() => {
+  const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  return {
+    labels: [...document.querySelectorAll("#map text.city-name")].map((e) => [e.dataset.city, box(e)]),
+    vehicles: [...document.querySelectorAll("#map g.vehicle rect")].map((e) => {
+      const b = e.getBoundingClientRect(), m = e.ownerSVGElement.getScreenCTM().inverse();
+      const p = new DOMPoint(b.left, b.top).matrixTransform(m), q = new DOMPoint(b.right, b.bottom).matrixTransform(m);
+      const g = e.parentNode, home = D.companies[g.dataset.company].vehicles[g.dataset.vehicle].home;
+      return [CITIES[home][0], [p.x, p.y, q.x, q.y]];
+    }),
+    badges: [...document.querySelectorAll("#map text.badge")].filter((e) => e.textContent)
+      .map((e) => [e.dataset.city, e.textContent, box(e)]),
+  };
+}"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("network", ["france", "england"])
+def test_replay_badges_and_vehicles_leave_the_city_names_clear(browser: Any, network: str, tmp_path: Path) -> None:
+    played = play_match(make_scenario({"topology": network, "seed": 5}), ["honest", "exp-cost-fixed-bid"])
+    path = tmp_path / "replay.html"
+    write_replay(played, path)
+    watched = open_page(browser, path)
+    page = watched.page
+    labels = dict((city, box) for city, box in page.evaluate(BOXES)["labels"])
+    page.locator("#slider").fill(str(len(played["tasks"])))  # every auction done: the most badges
+    page.wait_for_timeout(400)  # the vehicles' move home (a CSS transition) is over
+    boxes = page.evaluate(BOXES)
+    for home, vehicle in boxes["vehicles"]:  # the vehicles stand at home, beside their city, under its name
+        assert not overlap(vehicle, labels[home]), home
+    assert len(labels) == len(load_topology(network).cities)
+    assert len({city for city, _, _ in boxes["badges"]}) >= 5  # pending pickups and deliveries in many cities
+    for city, text, badge in boxes["badges"]:
+        label = labels[city]
+        assert not overlap(badge, label), (city, text)
+        assert [other for other, box in labels.items() if overlap(badge, box)] == [], (city, text)
+        height = label[3] - label[1]  # beside the name: at most two lines above it, or next to it
+        assert max(label[0] - badge[2], badge[0] - label[2]) < height and label[1] - badge[3] < 2 * height
+        assert badge[1] < label[3], (city, text)  # never below the name, over the city
+    assert watched.errors == []
+
+
 # -- the report ------------------------------------------------------------------------------
 
 FLAKY = '''\
@@ -247,10 +292,15 @@ def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pyt
     assert replay.errors == []
 
 
-def synthetic_store(folder: Path, matches: int) -> None:
-    """A results store of ``matches`` made-up matches (16 agents, 4 networks): results only."""
-    names = [f"agent-{k:02d}" for k in range(16)]
-    schedule = double_round_robin(names, ["france", "switzerland", "england", "netherlands"], 1, 3)[:matches]
+NETWORKS = ("france", "switzerland", "england", "netherlands")
+
+
+def synthetic_store(folder: Path, matches: int, agents: int = 16, networks: Sequence[str] = NETWORKS,
+                    seed: int = 1) -> None:
+    """A results store of ``matches`` made-up matches (of ``agents`` agents on ``networks``, 3
+    tournaments each from ``seed``): results only."""
+    names = [f"agent-{k:02d}" for k in range(agents)]
+    schedule = double_round_robin(names, networks, seed, 3)[:matches]
     rng = random.Random(0)
     strength = {a: rng.uniform(-1, 1) for a in names}
     store = ResultsStore.create_or_resume(folder, {"synthetic": True})
@@ -281,6 +331,64 @@ def test_report_of_2000_matches_opens_and_pages_through_them(browser: Any, tmp_p
     assert page.locator("#matches tbody tr").first.get_attribute("data-match") == "100"
     assert page.locator("#standings tbody tr").count() == 16
     assert page.locator("#grid td.heat").count() == 16 * 15
+    assert watched.errors == []
+
+
+def test_report_shows_each_networks_standings(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=4, networks=("france", "england"))
+    data = json.loads(report([tmp_path / "results"], "json"))
+    assert [n["network"] for n in data["networks"]] == ["england", "france"]
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    assert page.locator("#networks-section").is_visible()
+    assert "Standings per network" in page.inner_text("#toc")
+    tables = page.locator("#networks table.network-standings")
+    assert tables.count() == 2
+    for k, network in enumerate(data["networks"]):
+        table = tables.nth(k)
+        assert table.get_attribute("data-network") == network["network"]
+        assert page.locator("#networks h3").nth(k).inner_text() == f"{network['network']}: 3 tournaments, 36 matches"
+        rows = table.locator("tbody tr")
+        assert rows.count() == len(network["agents"]) == 4
+        for r, agent in enumerate(network["agents"]):
+            assert rows.nth(r).get_attribute("data-agent") == agent["agent"]
+            for name in ("total_wins", "total_losses", "draws", "faults", "matches"):
+                assert float(rows.nth(r).locator(f"td[data-field='{name}']").get_attribute("data-value")) == agent[name]
+    assert watched.errors == []
+
+
+def test_report_of_one_network_has_no_network_standings(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",))
+    path = tmp_path / "report.html"
+    path.write_text(report_html(json.loads(report([tmp_path / "results"], "json"))))
+    watched = open_page(browser, path)
+    assert not watched.page.locator("#networks-section").is_visible()
+    assert "Standings per network" not in watched.page.inner_text("#toc")
+    assert watched.errors == []
+
+
+def test_the_filter_finds_a_seed_above_2_to_the_53(browser: Any, tmp_path: Path) -> None:
+    seed = 3358432059346614871  # a JavaScript number would read 3358432059346615000
+    assert seed > 2**53 and float(seed) != seed
+    synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",), seed=seed)
+    data = json.loads(report([tmp_path / "results"], "json"))
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    total = len(data["matches"])
+    for wanted in (seed, seed + 2):  # the first and the third tournament: 6 matches each
+        page.fill("#filter", str(wanted))
+        assert page.inner_text("#match-count") == f"6 of {total} matches"
+        cells = page.locator("#matches tbody tr td:nth-child(3)")
+        assert cells.all_inner_texts() == [str(wanted)] * 6
+    page.fill("#filter", "3358432059346615000")  # the rounded seed is no seed of the store
+    assert page.inner_text("#match-count") == f"0 of {total} matches"
+    match_seed = str(data["matches"][0]["seed"])
+    page.fill("#filter", match_seed)
+    assert page.inner_text("#match-count") == f"2 of {total} matches"  # both legs of the pair
     assert watched.errors == []
 
 

@@ -134,6 +134,9 @@ def test_replay_from_a_results_folder(tmp_path: Path, monkeypatch: pytest.Monkey
     err = capsys.readouterr().err
     assert "no match 'nope'" in err and "it holds 2: " in err  # the ids it has, to copy
     assert "switzerland/5/naive/template" in err and "switzerland/5/template/naive" in err
+    assert apdp(["replay", str(tmp_path / "res"), "--out", str(out)], monkeypatch) == 2  # no --match: its ids
+    err = capsys.readouterr().err
+    assert "add --match KEY; it holds 2: " in err and "switzerland/5/naive/template" in err
 
 
 def test_report_html_needs_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,15 @@ def damage_a_match(folder: Path) -> None:
         f.write(b"\xff" * 512)
 
 
+def damage_a_record(folder: Path) -> None:
+    """Overwrite a few bytes inside a match's record, the pages intact: the summaries a report
+    reads are sound, the record a replay reads is not (neither JSON nor UTF-8)."""
+    path = folder / STORE_FILE
+    data = path.read_bytes()
+    at = data.index(b'"auctions":')
+    path.write_bytes(data[:at] + b"\xff" * 16 + data[at + 16:])
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished tournament of two matches."""
@@ -100,6 +110,41 @@ def test_a_damaged_store_is_one_line_changes_nothing_and_repairs_to_the_same_res
     assert resumed.returncode == 0, resumed.stderr
     assert "1 played now, 1 resumed" in resumed.stdout
     assert outcomes(folder) == outcomes(played)
+
+
+def damaged_copy(played: Path, tmp_path: Path, damage: Callable[[Path], None]) -> tuple[Path, str]:
+    """A copy of ``played`` in ``tmp_path/out`` damaged by ``damage``, and its file's digest."""
+    folder = tmp_path / "out"
+    shutil.copytree(played, folder)
+    damage(folder)
+    return folder, digest(folder / STORE_FILE)
+
+
+def test_every_read_of_a_damaged_store_says_so_in_one_line(played: Path, tmp_path: Path) -> None:
+    folder, before = damaged_copy(played, tmp_path, damage_a_match)
+    page = tmp_path / "report.html"
+    for args in (["report", str(folder)], ["report", str(folder), "--format", "json"],
+                 ["report", str(folder), "--format", "html", "--out", str(page)],
+                 ["report", str(folder), "--format", "html", "--out", str(page), "--replays"],
+                 ["replay", str(folder), "--out", str(tmp_path / "replay.html")],
+                 ["replay", str(folder), "--match", "ch/5/naive/template", "--out", str(tmp_path / "replay.html")],
+                 ["tournament-secret", str(folder)]):
+        one_line_error(apdp(*args), "is damaged", f"apdp tournament-repair {folder}")
+    assert not page.exists() and not (tmp_path / "replay.html").exists()
+    assert digest(folder / STORE_FILE) == before
+
+
+def test_a_damaged_record_is_said_by_the_reads_of_records(played: Path, tmp_path: Path) -> None:
+    folder, before = damaged_copy(played, tmp_path, damage_a_record)
+    page = tmp_path / "report.html"
+    one_line_error(apdp("report", str(folder), "--format", "html", "--out", str(page), "--replays"),
+                   "is damaged", "is unreadable", f"apdp tournament-repair {folder}")
+    assert not page.exists()
+    keys = [m.match_id for m in ResultsStore.open(folder).matches()]
+    runs = [apdp("replay", str(folder), "--match", key, "--out", str(tmp_path / "replay.html")) for key in keys]
+    assert sorted(run.returncode for run in runs) == [0, 2]  # one record damaged, the other sound
+    one_line_error(next(run for run in runs if run.returncode), "is damaged", "apdp tournament-repair")
+    assert digest(folder / STORE_FILE) == before
 
 
 def test_a_store_whose_key_is_unreadable_is_not_repaired(played: Path, tmp_path: Path) -> None:

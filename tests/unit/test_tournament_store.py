@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -151,7 +152,8 @@ def test_figures_without_meaning_are_left_out(tmp_path: Path) -> None:
     table = report([tmp_path], "table")
     assert "profit 0 and profit 1 are mean profits per match" in table
     assert "faulted" in table
-    assert table.splitlines()[4].endswith(" 1760  -")  # the interval left out shows "-"
+    standings = table[table.rindex("Standings: "):].splitlines()  # the last table, where a terminal shows it
+    assert standings[-3].startswith("a ") and standings[-3].endswith(" 1760  -")  # no interval: "-"
 
 
 def test_tournaments_are_counted_in_words() -> None:
@@ -187,3 +189,27 @@ def test_report_of_a_folder_without_results_is_one_line(tmp_path: Path) -> None:
         report([tmp_path], "table")
     with pytest.raises(UserError, match="unknown report format"):
         report([tmp_path], "xml")
+
+
+LONG_NAMES = ["honest", "exp-cost-fixed-bid", "gpt-4o-mini-2024-07-18-attempt-3-greedy-insertion-lns",
+              "model-opponent", "a_student_agent_with_an_unusually_long_name_and_no_hyphen_at_all_in_it",
+              "lns", "x", "template", "claude-3-5-sonnet-20241022-attempt-1-auction-aware-planner"]
+
+
+@pytest.mark.parametrize("group_by", [None, "model"])
+def test_the_terminal_report_fits_100_columns_with_the_standings_last(tmp_path: Path, group_by: str | None) -> None:
+    store = ResultsStore.create_or_resume(tmp_path, {**CONFIG, "agents": LONG_NAMES})
+    for k, m in enumerate(double_round_robin(LONG_NAMES, ["france", "england"], 0, 2)):
+        store.add(m, fake_record(m, (1000.0 * (k % 7), 12345.6 * (k % 3)), faulty=1 if k % 9 == 0 else None))
+    store.close()
+    table = report([tmp_path], "table", group_by=group_by)
+    too_wide = [line for line in table.splitlines() if len(line) > 100]
+    assert too_wide == []
+    last = table[table.rindex("\n\n") + 2:]
+    assert last.startswith("Standings: 4 tournaments: 2 networks x 2 seeds (england, france), 288 matches")
+    assert len(re.findall(r"^-+(  -+)+$", last, re.MULTILINE)) == 1  # one table, not split
+    assert all(name[:16] in last for name in LONG_NAMES)
+    assert "Standings on england" in table and "Standings on france" in table
+    assert "profit 0 and profit 1 are mean profits per match" in table
+    rows = table[table.index("Pairwise grid"):table.index("Pairings by side")]
+    assert all(name[:16] in rows for name in LONG_NAMES)  # long names wrapped, never dropped

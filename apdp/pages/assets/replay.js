@@ -53,7 +53,8 @@ const SIZE = Math.max(maxX - minX, maxY - minY, 1);
 const PAD = SIZE * 0.09;
 const R = SIZE * 0.011; // city marker radius
 map.setAttribute("viewBox", `${minX - PAD} ${minY - PAD} ${maxX - minX + 2 * PAD} ${maxY - minY + 2 * PAD}`);
-map.style.setProperty("--font", `${SIZE * 0.028}px`);
+const FONT = SIZE * 0.028; // the size of a city's name
+map.style.setProperty("--font", `${FONT}px`);
 
 const defs = svgEl("defs");
 [...COLOURS, GREY].forEach((colour, i) => {
@@ -73,19 +74,61 @@ for (const [a, b, distance] of D.topology.roads) {
   line.appendChild(svgEl("title", {}, `${CITIES[a][0]} - ${CITIES[b][0]}: ${fmt(distance, 0)} km`));
   layers.roads.appendChild(line);
 }
-CITIES.forEach(([name, x, y]) => {
+const cityNames = CITIES.map(([name, x, y]) => {
   const dot = svgEl("circle", { class: "city", cx: x, cy: y, r: R, "data-city": name });
   dot.appendChild(svgEl("title", {}, name));
   layers.cities.appendChild(dot);
-  layers.cities.appendChild(svgEl("text", { class: "city-name", x: x, y: y - R * 1.6, "text-anchor": "middle" }, name));
+  const label = svgEl("text", { class: "city-name", x: x, y: y - R * 1.6, "text-anchor": "middle", "data-city": name }, name);
+  layers.cities.appendChild(label);
+  return label;
 });
 
-/* Pending pickups (up arrow) and deliveries (down arrow) per city and company. */
-const badges = CITIES.map(([, x, y]) => COLOURS.map((colour, c) => {
-  const t = svgEl("text", { class: "badge", x: x, y: y + R * 3.2 + c * SIZE * 0.03, fill: colour, "text-anchor": "middle" });
-  layers.badges.appendChild(t);
-  return t;
-}));
+/* Pending pickups (up arrow) and deliveries (down arrow) per city and company, beside the city's
+   name, never over it nor over another city's name: even companies on its left, odd ones on its
+   right (as their vehicles stand), on the name's line, else a line or more higher, else on the other
+   side. */
+const LINE = FONT * 1.05;
+/* The widest badge, "↑99 ↓99", measured as drawn (estimated where nothing is laid out). */
+const BADGE = (() => {
+  const probe = svgEl("text", { class: "badge", x: 0, y: 0 }, "↑99 ↓99");
+  layers.badges.appendChild(probe);
+  const b = probe.getBBox();
+  probe.remove();
+  return b.width > 0 ? { width: b.width, height: b.height } : { width: FONT * 0.85 * 0.7 * 7, height: FONT * 1.1 };
+})();
+const labelBoxes = cityNames.map((label, city) => {
+  const b = label.getBBox();
+  if (b.width > 0) return [b.x, b.y, b.x + b.width, b.y + b.height];
+  const [name, x, y] = CITIES[city];
+  const width = name.length * FONT * 0.6;
+  return [x - width / 2, y - R * 1.6 - FONT, x + width / 2, y - R * 1.6 + FONT * 0.25];
+});
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+const placed = [];
+const badges = CITIES.map(([name, x], city) => {
+  const label = labelBoxes[city];
+  return COLOURS.map((colour, c) => {
+    const row = Math.floor(c / 2);
+    const sides = c % 2 === 0 ? [true, false] : [false, true];
+    const candidates = [row, row + 1, row + 2, row + 3].flatMap((r) => sides.map((left) => [left, r]));
+    const box = ([left, r]) => {
+      const x0 = left ? label[0] - FONT * 0.3 - BADGE.width : label[2] + FONT * 0.3;
+      const y1 = label[3] - r * LINE;
+      return [x0, y1 - BADGE.height, x0 + BADGE.width, y1];
+    };
+    const clear = (k, boxes) => boxes.every((other) => !overlaps(box(k), other));
+    /* Free of names and other badges; else of names at least (a crowded corner of the map). */
+    const free = candidates.find((k) => clear(k, labelBoxes) && clear(k, placed)) ||
+      candidates.find((k) => clear(k, labelBoxes)) || candidates[0];
+    placed.push(box(free));
+    const [left, r] = free;
+    const t = svgEl("text", { class: "badge", x: left ? label[0] - FONT * 0.3 : label[2] + FONT * 0.3,
+      y: CITIES[city][2] - R * 1.6 - r * LINE, fill: colour, "text-anchor": left ? "end" : "start",
+      "data-city": name, "data-company": c });
+    layers.badges.appendChild(t);
+    return t;
+  });
+});
 
 /* Routes: the whole plan faint, the part driven so far solid. */
 const vehicleViews = [];
@@ -110,11 +153,11 @@ D.companies.forEach((company, c) => company.vehicles.forEach((vehicle, v) => {
   vehicleMarkers.push({ c, v, g, home: vehicle.home, view: vehicleViews.find((x) => x.c === c && x.v === v) });
 }));
 
-/* Vehicles stand beside their city: even companies on the left, odd ones on the right. */
+/* Vehicles stand beside their city and below its name (which is above the city): even companies
+   on the left, odd ones on the right, one under the other. */
 function vehicleOffset(c, v) {
-  const count = D.companies[c].vehicles.length;
   const side = c % 2 === 0 ? -1 : 1;
-  return [side * R * 3.3 * (1 + Math.floor(c / 2)), (v - (count - 1) / 2) * R * 3.5];
+  return [side * R * 3.3 * (1 + Math.floor(c / 2)), R * 0.9 + v * R * 3.5];
 }
 
 const taskLine = svgEl("line", { class: "task-line" });

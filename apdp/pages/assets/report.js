@@ -34,15 +34,34 @@ const STANDING_COLUMNS = [
   ["faults", "faults", 0], ["rating", "rating", 0], ["rating_low", "95% low", 0], ["rating_high", "95% high", 0],
   ["matches", "matches", 0],
 ];
-(function standings() {
-  const rows = R.agents.map((a, rank) => {
+/* A standings table of JSON `agents` entries (the pooled ones, or one network's). */
+function standingsTable(table, agents) {
+  const rows = agents.map((a, rank) => {
     const tr = row([{ text: rank + 1, cls: "num" }, { node: agentName(a.agent) },
       ...STANDING_COLUMNS.map(([field, , d]) => ({ text: fmt(a[field], d), cls: "num", value: a[field] }))]);
     tr.setAttribute("data-agent", a.agent);
     STANDING_COLUMNS.forEach(([field], k) => tr.children[k + 2].setAttribute("data-field", field));
     return tr;
   });
-  fillTable(document.getElementById("standings"), ["#", "agent", ...STANDING_COLUMNS.map((c) => ({ text: c[1], cls: "num" }))], rows);
+  fillTable(table, ["#", "agent", ...STANDING_COLUMNS.map((c) => ({ text: c[1], cls: "num" }))], rows);
+}
+standingsTable(document.getElementById("standings"), R.agents);
+
+/* With more than one network, the standings of each network (the terminal report's too). */
+(function networks() {
+  const networks = R.networks || [];
+  if (!networks.length) return;
+  document.getElementById("networks-section").hidden = false;
+  const box = document.getElementById("networks");
+  for (const n of networks) {
+    const tournaments = `${n.tournaments} tournament${n.tournaments === 1 ? "" : "s"}`;
+    box.appendChild(el("h3", {}, `${n.network}: ${tournaments}, ${n.matches} match${n.matches === 1 ? "" : "es"}`));
+    const table = el("table", { class: "network-standings", "data-network": n.network });
+    standingsTable(table, n.agents);
+    const scroll = el("div", { class: "scroll" });
+    scroll.appendChild(table);
+    box.appendChild(scroll);
+  }
 })();
 
 function agentName(name) {
