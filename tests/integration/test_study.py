@@ -13,6 +13,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,9 @@ LAZY = GOOD.replace("class Good", "class Lazy").replace(
     "        return [[] for _ in vehicles]",
 )
 USAGE = {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}
+#: ``m-wait`` answers once this is set: a test holds its calls in flight (set otherwise).
+RELEASE = threading.Event()
+RELEASE.set()
 
 
 def respond(request: dict[str, Any]) -> tuple[int, str]:
@@ -42,7 +46,7 @@ def respond(request: dict[str, Any]) -> tuple[int, str]:
         time.sleep(1.5)
         return 200, completion(answer(GOOD), model, USAGE)
     if model == "m-wait":
-        time.sleep(1.0)
+        RELEASE.wait(60)
         return 200, completion(answer(GOOD), model, USAGE)
     if model == "m-bad":
         return 200, completion("I would rather not write code today.", model, USAGE)
@@ -183,12 +187,17 @@ def test_ctrl_c_keeps_every_answer_and_the_rerun_asks_only_the_rest(tmp_path: Pa
     out = tmp_path / "study"
     command = [sys.executable, "-c", "from apdp.cli import main; main()", "study", "run", str(path), "--out",
                str(out), "--jobs", "1", "--quiet"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not (out / "journal.jsonl").exists() or paid(out) == 0:
-        assert process.poll() is None and time.monotonic() < deadline, "no model call was answered"
-        time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    RELEASE.clear()  # m-wait's calls stay in flight until the run is interrupted: it cannot end first
+    try:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not (out / "journal.jsonl").exists() or paid(out) == 0:
+            assert process.poll() is None and time.monotonic() < deadline, "no model call was answered"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.5)  # the interrupt reaches the run while m-wait's calls are still unanswered
+    finally:
+        RELEASE.set()
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     interrupted = paid(out)
