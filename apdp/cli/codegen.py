@@ -208,7 +208,7 @@ def run_command(
     faults after K repairs, 2 on bad usage or when the endpoint cannot answer.
     """
     from apdp.codegen.client import ChatClient
-    from apdp.codegen.ingest import default_name
+    from apdp.codegen.ingest import default_name, reject_agent
     from apdp.codegen.languages import language as lang_of
     from apdp.codegen.loop import STRATEGIES, RunSettings, run
 
@@ -237,13 +237,17 @@ def run_command(
     result = run(settings, generator, critic, say=lambda line: typer.echo(line, err=True))
     if result.report is not None:
         typer.echo(result.report.text(), nl=False)
-    played = f"{result.rounds + 1} round(s) played; transcript {result.transcript}"
+    transcript = result.transcript
     if result.agent is None:
-        typer.echo(f"no agent: the model never returned usable code; {played}")
-    else:
-        verdict = "clean" if result.ok else "still faulty"
-        kept = result.agent.provenance.round
-        typer.echo(f"{result.agent.path}: {verdict}, round {kept} kept; {played}")
+        typer.echo(f"no agent: the model never returned usable code; {result.rounds + 1} round(s) played; "
+                   f"transcript {transcript}")
+    elif result.ok:
+        typer.echo(f"{result.agent.path}: clean, round {result.agent.provenance.round} kept; "
+                   f"{result.rounds + 1} round(s) played; transcript {transcript}")
+    else:  # kept out of every tournament, where a user can still look at it
+        moved = reject_agent(result.agent.path, result.agent.provenance)
+        typer.echo(f"{result.agent.path.name}: still faulty after round {result.agent.provenance.round}; moved out of "
+                   f"play to {moved} (with its transcript); {result.rounds + 1} round(s) played")
     raise typer.Exit(0 if result.ok else 1)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -10,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from apdp.agents.discovery import AgentNotFound, find_agent
-from apdp.agents.provenance import Provenance, record_generated, strip_header, write_sidecar
+from apdp.agents.provenance import (
+    Provenance,
+    record_generated,
+    sidecar_path,
+    strip_header,
+    transcript_path,
+    write_sidecar,
+)
 from apdp.codegen.extract import extract_agent_code
 from apdp.errors import UserError
 from apdp.files import write_atomically
@@ -127,6 +136,30 @@ def ingest_code(
     except OSError as exc:
         raise UserError(f"cannot write agent {path}: {exc.strerror}") from None
     return IngestedAgent(name, path, sidecar, provenance)
+
+
+#: Where ``apdp codegen run`` puts an agent still faulty after its repairs: a folder of the agents
+#: folder that no tournament plays (it is not an agent: discovery never looks inside it).
+REJECTED_DIR = "rejected"
+
+
+def reject_agent(path: Path, provenance: Provenance) -> Path:
+    """Move the agent at ``path`` (file or folder), its sidecar and its transcript out of play into
+    ``rejected/`` beside it, vouched for by that folder's ledger; its new path. An agent of that
+    name already rejected is replaced."""
+    target_dir = path.parent / REJECTED_DIR
+    try:
+        target_dir.mkdir(exist_ok=True)
+        target = target_dir / path.name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        for source in (path, sidecar_path(path), transcript_path(path)):
+            if source.exists():
+                os.replace(source, target_dir / source.name)
+        record_generated(target, provenance)
+    except OSError as exc:
+        raise UserError(f"cannot move agent {path} to {target_dir}: {exc.strerror}") from None
+    return target
 
 
 def ingest_reply(reply: str, name: str, **options: Any) -> IngestedAgent:

@@ -335,6 +335,21 @@ def test_cli_run(
     code = apdp([*base, "--name", "other", "--rounds", "0", *CHECK_ARGS], monkeypatch)
     assert code == 1
 
+    server.reply(answer(SLOW))  # still faulty after its repairs: kept, but out of play
+    code = apdp([*base, "--name", "faulty", "--rounds", "0", "--backoff", "0", *CHECK_ARGS], monkeypatch)
+    out = capsys.readouterr()
+    rejected = agents / "rejected"
+    assert code == 1 and f"moved out of play to {rejected / 'faulty.py'}" in out.out, out.out
+    assert not (agents / "faulty.py").exists() and not (agents / "faulty.json").exists()
+    assert {p.name for p in rejected.iterdir()} >= {"faulty.py", "faulty.json", "faulty.transcript.jsonl"}
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    from apdp.agents.discovery import available_agents
+    from apdp.agents.provenance import read_provenance
+
+    names = {a.name for a in available_agents()}
+    assert "cli-agent" in names and "faulty" not in names  # no tournament plays it
+    assert (read_provenance(rejected / "faulty.py") or {}).get("model") == "m"  # still the model's code
+
     server.raw(200, "{not json")
     code = apdp([*base, "--name", "third", *CHECK_ARGS], monkeypatch)
     err = capsys.readouterr().err
