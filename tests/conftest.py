@@ -4,6 +4,7 @@ for the run, the scripted chat server, the compiled Java host's cache."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +32,16 @@ def _secret_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         cores.chmod(0o700)
         patch.setenv("APDP_CORES_DIR", str(cores))
         yield path
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_a_terminal_has_it() -> Iterator[None]:
+    """Give Ctrl-C back its handler after each test: ``apdp.cli.main`` run in the test's process ignores
+    SIGINT once its work is done, and a process started later would inherit the ignoring (Python then
+    installs no KeyboardInterrupt handler in it), so that a later test's Ctrl-C would be lost."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture
