@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -64,7 +65,8 @@ def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
     shipped = [n for n, p in zip(names, paths, strict=True) if is_bundled(p)]
     yours = [n for n, p in zip(names, paths, strict=True) if not is_bundled(p)]
     line = f"no --agents: every agent found plays, {len(shipped)} shipped ({', '.join(shipped) or 'none'})"
-    return line + (f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours")
+    line += f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours"
+    return textwrap.fill(line, width=100, break_on_hyphens=False, subsequent_indent="  ")
 
 
 def start_early(args: list[str]) -> None:
@@ -200,7 +202,7 @@ def tournament(
     if not quiet:
         if not agents:
             typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)
-        typer.echo(f"results in {folder}, seed {seed} (rerun with --out {folder} to resume)", err=True)
+        typer.echo(f"results in {folder}, seed {seed}\n  (rerun with --out {folder} to resume)", err=True)
     from apdp.tournament.sandbox_notice import SandboxNotice
 
     observers = [] if quiet else [SandboxNotice(lambda line: typer.echo(line, err=True))]
