@@ -1,4 +1,4 @@
-"""Does a tournament replay the same under load? Play it twice, same configuration, seed and key:
+"""Does a tournament replay the same under load? Play it twice, same configuration, seed and secret:
 once on the machine as it is, once with a busy process on every core; print the matches whose
 records differ (on what the seed decides: tasks, bids, winners, plans, figures, fault kinds).
 

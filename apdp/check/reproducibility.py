@@ -1,6 +1,6 @@
 """Is an agent reproducible? Compare two records of the same match, and guess why they differ.
 
-The same seed and key must give the same record, timing, sandbox notes and captured output aside.
+The same seed and secret must give the same record, timing, sandbox notes and captured output aside.
 An agent that draws from ``random``, ``numpy.random``, an unseeded generator or the clock instead of
 ``self.rng`` breaks that: its results change from run to run. :func:`record_difference` names the
 first difference between two records; :func:`likely_causes` points at the lines of the agent's
@@ -27,7 +27,7 @@ _ENTROPY = {("os", "urandom"), ("os", "getrandom"), ("uuid", "uuid1"), ("uuid", 
 
 
 def comparable(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a record that the seed and key decide."""
+    """The part of a record that the seed and secret decide."""
     return {k: v for k, v in without_timing(dict(record)).items() if k not in IGNORED_FIELDS}
 
 

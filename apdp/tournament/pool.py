@@ -5,7 +5,7 @@ its matches: the stored configuration (field, agent files, scenario), the networ
 fingerprint of the store's secret. A copy of a results folder, or a replay of a tournament with
 its published key, is the same tournament: it is counted once (the matches of both are merged, so a
 copy resumed further adds its extra matches), with a one-line note. Merged only when the matches both
-stores hold agree on everything the seed and key decide (tasks, bids, winners, plans, figures and the
+stores hold agree on everything the seed and secret decide (tasks, bids, winners, plans, figures and the
 kind, phase and task of each fault): two stores of one tournament whose records of a match differ
 (an agent that depends on the clock or the machine's load) are refused, naming the matches and
 where their records first differ; with ``mixed`` each counts as a tournament of its own, with a note
@@ -87,14 +87,14 @@ class Disagreement:
     matches: list[tuple[str, str]]
 
     def describe(self) -> str:
-        """``results/b and results/a hold france seed 1 (same configuration, seed and key) with
+        """``results/b and results/a hold france seed 1 (same configuration, seed and secret) with
         different results in 2 of the 90 matches both hold: france/1/a/b (auctions[3].bids[0]: 812.0
         then 790.5), ...``."""
         named = ", ".join(f"{key} ({where})" for key, where in self.matches[:_NAMED])
         more = f" and {len(self.matches) - _NAMED} more" if len(self.matches) > _NAMED else ""
         return (
             f"{self.other.results} and {self.first.results} hold {self.first.topology} seed {self.first.seed} "
-            f"(same configuration, seed and key) with different results in {len(self.matches)} of the "
+            f"(same configuration, seed and secret) with different results in {len(self.matches)} of the "
             f"{self.shared} matches both hold: {named}{more}"
         )
 
@@ -130,7 +130,7 @@ class Pool:
 
 
 def game(record: Mapping[str, Any]) -> dict[str, Any]:
-    """What the seed and key decide in a record, as any machine records it: the tasks, every bid and
+    """What the seed and secret decide in a record, as any machine records it: the tasks, every bid and
     winner, the plans, the figures, and each fault's agent, kind, phase and task (fault messages and
     tracebacks may name the machine's paths; timing, outputs and sandbox notes differ anyway)."""
     result = record.get("result")
@@ -312,7 +312,7 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
     if disagreements and not mixed:
         raise UserError(
             f"cannot pool stores of one tournament whose results differ: "
-            f"{'; '.join(d.describe() for d in disagreements)}; the same seed and key must give the same "
+            f"{'; '.join(d.describe() for d in disagreements)}; the same seed and secret must give the same "
             "results (an agent that depends on the clock or the machine's load does not): report each "
             "folder alone, or pool them anyway with --mixed, which counts each as a tournament of its own"
         )

@@ -1,4 +1,4 @@
-"""Two stores of one tournament (same configuration, seed and key) are merged only when their records
+"""Two stores of one tournament (same configuration, seed and secret) are merged only when their records
 of the matches both hold agree on what the seed decides; otherwise the report refuses them, naming
 the matches and where their records differ, or with --mixed counts each as a tournament of its own
 (made-up records: no match is played)."""
@@ -91,7 +91,7 @@ def test_stores_of_one_tournament_that_differ_are_refused_naming_the_matches(tmp
     assert "\n" not in message
     assert message.startswith(
         f"cannot pool stores of one tournament whose results differ: {b} and {a} hold france seed 0 (same "
-        "configuration, seed and key) with different results in 2 of the 6 matches both hold: "
+        "configuration, seed and secret) with different results in 2 of the 6 matches both hold: "
     )
     k = keys()
     assert f"{k[1]} (auctions[1].bids[" in message and "then" in message
@@ -106,7 +106,7 @@ def test_with_mixed_each_store_counts_as_a_tournament_of_its_own(tmp_path: Path)
     data = json.loads(report([a, b], "json", mixed=True))
     assert data["tournaments"] == 2 and len(data["matches"]) == 12
     [note] = data["notes"]
-    assert note.startswith(f"{b} and {a} hold france seed 0 (same configuration, seed and key) with different "
+    assert note.startswith(f"{b} and {a} hold france seed 0 (same configuration, seed and secret) with different "
                            f"results in 1 of the 6 matches both hold: {keys()[4]} (plans[")
     assert note.endswith("counted as two tournaments (--mixed)")
     pool = load_pool([a, b], mixed=True)
