@@ -1,17 +1,10 @@
 """Match records (format ``apdp-record/1``) and the settlement of a match's result.
 
-A record is a JSON object::
-
-    {"format": "apdp-record/1", "topology": name, "seed": int,
-     "agents": [name, ...],                       # index = agent id = company index
-     "identities": [{"name", "file", "sha256", "origin", "provenance", "apdp"}, ...],  # apdp.agents.identity
-     "companies": [{"name", "vehicles": [{"name", "home", "capacity", "cost_per_km"}]}],
-     "tasks": [{"id", "pickup", "delivery", "weight"[, "reward"]}, ...],  # in auction order
-     "auctions": [{"task": id, "bids": [number | null per agent], "winner": id | null}],
-     "plans": [[[action, ...] per vehicle] | null per agent],
-     "settlement": "delivered",                   # absent in older records: "won" (see below)
-     "result": {"revenue": [...], "cost": [...], "profit": [...], "winner": id | null,
-                "faults": [{"agent", "kind", "phase", "task", "message"}]}}
+A record is a JSON object whose fields are defined once, as types, in
+:class:`apdp.referee.record_format.MatchRecord` (the tasks in auction order, every auction's bids and
+winner, each agent's plans, the settlement rule and the result with its faults); the referee writes it
+(:func:`apdp.referee.match.play_match`), :mod:`apdp.check.verify` checks a record against those types, and a
+test fails when the referee writes a field they do not declare.
 
 Settlement (:func:`settle`): an agent is paid for what it delivers. A sound agent's plans deliver
 every task it won, so its revenue is the sum of its winning bids. A faulted agent never has valid
