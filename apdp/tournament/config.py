@@ -82,6 +82,12 @@ def config_difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> 
     return None
 
 
+def from_earlier_apdp(stored: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    """Whether ``stored`` was written by an earlier apdp: its scenario lacks fields this one writes."""
+    old, new = stored.get("scenario"), current.get("scenario")
+    return isinstance(old, dict) and isinstance(new, dict) and bool(set(new) - set(old))
+
+
 def grows(stored: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
     """Whether ``current`` only adds to the tournaments of ``stored``: more agents (the stored ones with
     the same files), networks or tournaments per network, and nothing else changed. Every stored match

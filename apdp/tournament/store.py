@@ -33,7 +33,7 @@ from urllib.parse import quote
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
 from apdp.secret import new_secret
-from apdp.tournament.config import config_difference, grows
+from apdp.tournament.config import config_difference, from_earlier_apdp, grows
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 
@@ -259,6 +259,7 @@ class ResultsStore:
             raise StoreError(f"{folder}: cannot create the results store ({exc})") from None
         wanted = json.dumps(dict(config), sort_keys=True)
         difference = None
+        earlier = False
         with _closing_on_error(conn, lock, folder / STORE_FILE), conn:
             row = conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
             if row is None:
@@ -267,6 +268,7 @@ class ResultsStore:
             else:
                 stored_config = json.loads(row[0])
                 difference = config_difference(stored_config, config)
+                earlier = from_earlier_apdp(stored_config, config)
                 if difference is not None and grow and grows(stored_config, config):
                     conn.execute("UPDATE tournament SET config = ? WHERE id = 1", (wanted,))
                     difference = None
@@ -279,6 +281,12 @@ class ResultsStore:
         if difference is not None:
             conn.close()
             os.close(lock)
+            if earlier:
+                raise StoreError(
+                    f"{folder} holds a tournament played by an earlier apdp ({difference}): its results still "
+                    "read (apdp report, replay, verify); finish it with the apdp that started it, or choose "
+                    "another --out"
+                )
             raise StoreError(
                 f"{folder} holds a tournament with another configuration: {difference}; "
                 "rerun with the same options, or choose another --out"

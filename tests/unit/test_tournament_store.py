@@ -92,6 +92,16 @@ def test_resume_with_another_configuration_is_refused(tmp_path: Path) -> None:
     assert config_difference(CONFIG, dict(CONFIG)) is None
 
 
+def test_resuming_a_tournament_of_an_earlier_apdp_says_so_and_that_its_results_still_read(tmp_path: Path) -> None:
+    older = {**CONFIG, "scenario": {"tasks": 50}}
+    ResultsStore.create_or_resume(tmp_path, older).close()
+    with pytest.raises(UserError, match="played by an earlier apdp") as err:
+        ResultsStore.create_or_resume(tmp_path, {**CONFIG, "scenario": {"tasks": 50, "bids": "apdp"}})
+    assert "\n" not in str(err.value) and "still read" in str(err.value)
+    with pytest.raises(UserError, match="another configuration: scenario.tasks differs"):
+        ResultsStore.create_or_resume(tmp_path, {**CONFIG, "scenario": {"tasks": 40}})
+
+
 def _two_tournaments(folder: Path) -> None:
     """a beats everyone; b and c draw as company 0 vs 1 and b wins the other leg; c faults once."""
     store = ResultsStore.create_or_resume(folder, CONFIG)
