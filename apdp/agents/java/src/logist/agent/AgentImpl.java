@@ -78,7 +78,11 @@ public abstract class AgentImpl implements VehicleController {
     /** Its behaviour's {@code setup}, which every kind of behaviour has. */
     private final Setup setup;
 
-    /** A behaviour's {@code setup}: each behaviour interface declares it alike. */
+    /**
+     * A behaviour's {@code setup}: each behaviour interface declares it alike. The kinds of agent
+     * pass theirs as a method reference, which only the platform's own simulation makes ({@link
+     * #forClass}): apdp's host, which starts the JVM for every match, links none.
+     */
     interface Setup {
         void setup(logist.topology.Topology topology, TaskDistribution distribution, Agent agent);
     }
@@ -259,7 +263,6 @@ public abstract class AgentImpl implements VehicleController {
     }
 
     private static final class Auction extends Planned<AuctionBehavior> {
-
         Auction(String name, Map<String, String> properties, AuctionBehavior behavior) {
             super(name, properties, Type.AUCTION, behavior, behavior::setup);
         }
@@ -282,7 +285,6 @@ public abstract class AgentImpl implements VehicleController {
     }
 
     private static final class Centralized extends Planned<CentralizedBehavior> {
-
         Centralized(String name, Map<String, String> properties, CentralizedBehavior behavior) {
             super(name, properties, Type.CENTRALIZED, behavior, behavior::setup);
         }
