@@ -5,6 +5,9 @@ sidecar) so that the write lands in a file of its choosing. So every write goes 
 created beside the target (``O_CREAT | O_EXCL | O_NOFOLLOW``: never an existing file, never through
 a link), is flushed to disk, then renamed over the target: ``rename`` replaces a symlink at the
 target, it does not follow it. A failure is a one-line :class:`UserError` naming the path.
+
+Reading a folder others write to goes through :func:`opened`, whose callers open without following
+links (``O_NOFOLLOW``) and pass over what does not open.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import contextlib
 import errno
 import os
 import secrets
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -76,6 +80,17 @@ def write_atomically(path: str | Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def opened(folder: str, names: Iterable[str], flags: int) -> Iterator[tuple[str, int]]:
+    """Each of ``names`` in ``folder`` that opens with ``flags``, with its descriptor (the caller's to
+    close); a name that does not open (gone, a link under ``O_NOFOLLOW``, no access) is passed over."""
+    for name in names:
+        try:
+            fd = os.open(os.path.join(folder, name), flags)
+        except OSError:
+            continue
+        yield name, fd
 
 
 def open_new(path: str | Path) -> IO[str]:

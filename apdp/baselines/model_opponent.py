@@ -35,6 +35,9 @@ class ModelOpponent(GreedyAgent):
         """The larger of its own cost plus the margin, the opponent's cost and the floor."""
         if not self.fleet.can_carry(task):
             return None
-        own = math.trunc(self.fleet.marginal_cost(task))
-        theirs = math.trunc(self.shadow.marginal_cost(task))
+        own, theirs = self.costs(task)
         return float(max(own + self.margin, theirs, self.min_bid))
+
+    def costs(self, task: Task) -> tuple[int, int]:
+        """Its own and its opponent's (the shadow fleet's) cost of ``task``, truncated: their marginal costs."""
+        return math.trunc(self.fleet.marginal_cost(task)), math.trunc(self.shadow.marginal_cost(task))

@@ -20,27 +20,26 @@ from __future__ import annotations
 
 import math
 
-from apdp.baselines.greedy.agent import GreedyAgent
 from apdp.baselines.greedy.fleet import GreedyFleet
 from apdp.baselines.greedy.prior import prior_cost, uniform_tasks
+from apdp.baselines.model_opponent import ModelOpponent
 from apdp.game.company import Company
 from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 
 
-class RiskSeeking(GreedyAgent):
-    """Bids max(own + 10, opp, 10) of prior-blended costs, the prior fading as exp(-0.1 k)."""
+class RiskSeeking(ModelOpponent):
+    """Bids max(own + 10, opp, 10) of prior-blended costs, the prior fading as exp(-0.1 k).
 
-    models_opponent = True
+    ModelOpponent's rule and parameters, on costs that blend a prior in (:meth:`costs`).
+    """
 
     def setup(self, topology: Topology, distribution: TaskDistribution, company: Company) -> None:
         """Start empty schedules and shadow fleet; read the parameters."""
         super().setup(topology, distribution, company)
         self.decay = self.param("decay", 0.1)
         self.synthetic_tasks = self.param("synthetic_tasks", 10)
-        self.margin = self.param("margin", 10)
-        self.min_bid = self.param("min_bid", 10)
 
     def prior_weight(self) -> float:
         """Weight w of the prior in the current auction: exp(-decay x auctions so far)."""
@@ -55,13 +54,11 @@ class RiskSeeking(GreedyAgent):
         tasks = uniform_tasks(self.topology, self.rng, self.synthetic_tasks, self.synthetic_weight())
         return prior_cost(fleet, tasks)
 
-    def bid(self, task: Task) -> float | None:
-        """max(own + margin, opp, min_bid), or None when no vehicle can carry the task."""
-        if not self.fleet.can_carry(task):
-            return None
+    def costs(self, task: Task) -> tuple[int, int]:
+        """Its own and its opponent's costs of ``task``: marginal costs and fresh priors blended, truncated."""
         w = self.prior_weight()
         own_prior = self.prior(self.fleet)
         opp_prior = self.prior(self.shadow)
         own = math.trunc((1 - w) * self.fleet.marginal_cost(task) + w * own_prior)
         opp = math.trunc((1 - w) * self.shadow.marginal_cost(task) + w * opp_prior)
-        return float(max(own + self.margin, opp, self.min_bid))
+        return own, opp

@@ -12,6 +12,7 @@ import typer
 
 from apdp.agents.discovery import find_agent
 from apdp.agents.program import is_program
+from apdp.cli.options import options_of
 from apdp.errors import UserError
 from apdp.files import write_atomically
 
@@ -49,16 +50,17 @@ Language = Annotated[
 ]
 
 
-def _check_config(
-    tasks: int,
-    seed: int,
-    setup_timeout: float | None,
-    bid_timeout: float | None,
-    plan_timeout: float | None,
-    opponents: list[str] | None,
-    topologies: list[str] | None,
-    scenario: Path | None,
+def check_options(
+    tasks: Tasks = 20,
+    seed: Seed = 1,
+    setup_timeout: SetupTimeout = None,
+    bid_timeout: BidTimeout = None,
+    plan_timeout: PlanTimeout = None,
+    opponent: Opponents = None,
+    topology: Topologies = None,
+    scenario: ScenarioFile = None,
 ) -> CheckConfig:
+    """The check's configuration from the options of the commands that check an agent."""
     from apdp.check.config import DEFAULT_OPPONENTS, DEFAULT_TOPOLOGIES, CheckConfig
 
     timeouts = {
@@ -67,8 +69,8 @@ def _check_config(
     if tasks < 1:
         raise UserError(f"--tasks must be >= 1, got {tasks}")
     return CheckConfig(
-        opponents=tuple(opponents or DEFAULT_OPPONENTS),
-        topologies=tuple(topologies or DEFAULT_TOPOLOGIES),
+        opponents=tuple(opponent or DEFAULT_OPPONENTS),
+        topologies=tuple(topology or DEFAULT_TOPOLOGIES),
         tasks=tasks,
         seed=seed,
         timeouts=timeouts,
@@ -138,17 +140,12 @@ def ingest(
 
 
 @codegen_app.command()
+@options_of(check_options, "config")
 def check(
     name: Annotated[str, typer.Argument(help="Agent name or .py file.")],
     agents_dir: AgentsDir = Path("agents"),
-    tasks: Tasks = 20,
-    seed: Seed = 1,
-    setup_timeout: SetupTimeout = None,
-    bid_timeout: BidTimeout = None,
-    plan_timeout: PlanTimeout = None,
-    opponent: Opponents = None,
-    topology: Topologies = None,
-    scenario: ScenarioFile = None,
+    *,
+    config: CheckConfig,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Import the agent, play self-play and baselines on two networks, report every fault.
@@ -157,7 +154,6 @@ def check(
     """
     from apdp.check.gate import check_agent
 
-    config = _check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario)
     local = agents_dir / f"{name}.py"
     target = str(local) if not name.endswith(".py") and local.is_file() else name
     if is_program(agents_dir / name):  # an agent folder (a Java agent)
@@ -176,6 +172,7 @@ def check(
 
 
 @codegen_app.command("run")
+@options_of(check_options, "config")
 def run_command(
     model: Annotated[str, typer.Option(help="Generator model name.")],
     base_url: Annotated[
@@ -192,14 +189,8 @@ def run_command(
     retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,
     backoff: Annotated[float, typer.Option(help="First retry delay in seconds (doubles).")] = 2.0,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
-    tasks: Tasks = 20,
-    seed: Seed = 1,
-    setup_timeout: SetupTimeout = None,
-    bid_timeout: BidTimeout = None,
-    plan_timeout: PlanTimeout = None,
-    opponent: Opponents = None,
-    topology: Topologies = None,
-    scenario: ScenarioFile = None,
+    *,
+    config: CheckConfig,
     language: Language = "python",
 ) -> None:
     """Generate an agent with a model, check it and feed errors back (Refine@K).
@@ -230,7 +221,7 @@ def run_command(
         name=name or default_name(model, strategy),
         agents_dir=agents_dir,
         rounds=rounds,
-        check=_check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario),
+        check=config,
         force=force,
         language=lang_of(language).name,
     )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from apdp.cli.options import options_of
 from apdp.files import check_writable
 from apdp.lookup import searched_first
 from apdp.secret import parse_secret
@@ -71,6 +72,24 @@ def _print_output(record: dict[str, Any], show: bool, path: Path | None) -> None
         typer.echo(f"\noutput: {', '.join(printed)} printed; --show-output prints it, {where}")
 
 
+def scenario_options(
+    tasks: Annotated[int | None, typer.Option(help="Tasks auctioned per match (default 50).")] = None,
+    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
+    setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
+    bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
+    plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+) -> tuple[Path | None, dict[str, Any]]:
+    """The scenario file of ``apdp match`` or ``apdp tournament`` and the values their options set in it
+    (None: the file's own)."""
+    return scenario, {
+        "tasks": tasks,
+        "timeouts.setup": setup_timeout,
+        "timeouts.bid": bid_timeout,
+        "timeouts.plan": plan_timeout,
+    }
+
+
+@options_of(scenario_options, "scenario")
 def match(
     agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent names or .py files, one per company.")],
     topology: Annotated[str | None, typer.Option(help="Network: ch, fr, gb, nl, a name or a .toml file.")] = None,
@@ -82,11 +101,8 @@ def match(
         typer.Option("--secret", "--key", help="The secret, 64 hex digits, the match is derived from "
                                                "(default: your secret file)."),
     ] = None,
-    tasks: Annotated[int | None, typer.Option(help="Number of tasks auctioned (default 50).")] = None,
-    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
-    setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
-    bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
-    plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+    *,
+    scenario: tuple[Path | None, dict[str, Any]],
     record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
     replay: Annotated[Path | None, typer.Option(help="Write the match's HTML replay here.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
@@ -103,17 +119,8 @@ def match(
     from apdp.scenario import load_scenario
 
     names = [n for a in agents for n in a.replace(",", " ").split()]
-    spec = load_scenario(
-        scenario,
-        {
-            "topology": topology,
-            "seed": seed,
-            "tasks": tasks,
-            "timeouts.setup": setup_timeout,
-            "timeouts.bid": bid_timeout,
-            "timeouts.plan": plan_timeout,
-        },
-    )
+    scenario_file, overrides = scenario
+    spec = load_scenario(scenario_file, {"topology": topology, "seed": seed} | overrides)
 
     from apdp.agents.discovery import find_agent
     from apdp.agents.files import check_outside_agents

@@ -9,11 +9,13 @@ import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from apdp.agents.discovery import is_bundled
+from apdp.cli.match import scenario_options
+from apdp.cli.options import options_of
 from apdp.errors import UserError
 from apdp.lookup import searched_first
 from apdp.secret import parse_secret
@@ -115,6 +117,7 @@ def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayClus
     return RayCluster(address, jobs=jobs)
 
 
+@options_of(scenario_options, "scenario")
 def tournament(
     topology: Annotated[
         str | None,
@@ -135,11 +138,8 @@ def tournament(
         int | None,
         typer.Option(help="Seed of the first tournament (default: the stored one, or drawn at random)."),
     ] = None,
-    tasks: Annotated[int | None, typer.Option(help="Tasks auctioned per match (default 50).")] = None,
-    scenario: Annotated[Path | None, typer.Option(help="Scenario TOML file, or a Logist configuration (.xml).")] = None,
-    setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
-    bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
-    plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+    *,
+    scenario: tuple[Path | None, dict[str, Any]],
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Matches played at once (default: all cores).")
     ] = None,
@@ -182,19 +182,15 @@ def tournament(
     if seed is None:
         stored = _stored_seed(folder)
         seed = secrets.randbits(62) if stored is None else stored  # < 2**62, as make_config wants
+    scenario_file, overrides = scenario
     with searched_first("APDP_AGENTS", agents_dir):
         config = make_config(
             topology=topology,
             agents=_agent_names(agents),
             seed=seed,
             repeat=repeat,
-            scenario_file=str(scenario) if scenario is not None else None,
-            overrides={
-                "tasks": tasks,
-                "timeouts.setup": setup_timeout,
-                "timeouts.bid": bid_timeout,
-                "timeouts.plan": plan_timeout,
-            },
+            scenario_file=str(scenario_file) if scenario_file is not None else None,
+            overrides=overrides,
         )
     from apdp.agents.files import check_outside_agents
 

@@ -25,6 +25,7 @@ from apdp.agents.program import (
     mark_failed,
     source_signature,
 )
+from apdp.files import opened
 from apdp.messages.replies import BuildDone
 from apdp.sandbox.process import AgentProcess
 from apdp.sandbox.worker import SandboxCall
@@ -121,11 +122,7 @@ def make_executable(folder: Path) -> None:
     """Give every readable regular file the build wrote the execute bits (a confined build cannot
     change a file's mode); links are never followed."""
     for root, _, files in os.walk(folder, followlinks=False):
-        for name in files:
-            try:
-                fd = os.open(os.path.join(root, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-            except OSError:
-                continue
+        for _, fd in opened(root, files, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK):
             try:
                 st = os.fstat(fd)
                 if stat.S_ISREG(st.st_mode):

@@ -27,6 +27,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 
+from apdp.files import opened
 from apdp.sandbox.zygote_link import Zygote
 
 #: The lock this worker keeps (its descriptor stays open for as long as the worker lives).
@@ -50,11 +51,7 @@ def _lock_free_core(folder: str) -> tuple[int, int] | None:
         names = sorted(os.listdir(folder), key=int)
     except (OSError, ValueError):
         return None
-    for name in names:
-        try:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
-        except OSError:
-            continue
+    for name, fd in opened(folder, names, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

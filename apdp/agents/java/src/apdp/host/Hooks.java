@@ -6,6 +6,7 @@ import java.util.Map;
 
 import logist.LogistSettings;
 import logist.agent.Agent;
+import logist.agent.AgentStatistics;
 import logist.plan.Plan;
 import logist.simulation.Vehicle;
 import logist.task.DefaultTaskDistribution;
@@ -55,6 +56,9 @@ public final class Hooks {
          * "parameter" in errors. Its statistics are its vehicles' totals, none delivered.
          */
         Agent agent(int id, String name, List<Vehicle> vehicles, TaskSet won, Map<String, String> params);
+
+        /** An agent's statistics as a history file keeps them: its totals of distance units, cost, reward and tasks. */
+        AgentStatistics statistics(String name, long units, long cost, long reward, int tasks);
     }
 
     /** The vehicles of apdp's host. */

@@ -96,13 +96,8 @@ final class Json {
             String key = string();
             expect(':');
             map.put(key, value());
-            char c = peek();
-            at++;
-            if (c == '}') {
+            if (!more('}')) {
                 return map;
-            }
-            if (c != ',') {
-                throw error("expected ',' or '}'");
             }
         }
     }
@@ -116,15 +111,23 @@ final class Json {
         }
         while (true) {
             list.add(value());
-            char c = peek();
-            at++;
-            if (c == ']') {
+            if (!more(']')) {
                 return list;
             }
-            if (c != ',') {
-                throw error("expected ',' or ']'");
-            }
         }
+    }
+
+    /** Read what follows an item of the object or array that {@code close} ends: whether another item follows. */
+    private boolean more(char close) {
+        char c = peek();
+        at++;
+        if (c == close) {
+            return false;
+        }
+        if (c != ',') {
+            throw error("expected ',' or '" + close + "'");
+        }
+        return true;
     }
 
     private String string() {

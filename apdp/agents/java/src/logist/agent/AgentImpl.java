@@ -62,6 +62,11 @@ public abstract class AgentImpl implements VehicleController {
                 info.won = won;
                 return info;
             }
+
+            @Override
+            public AgentStatistics statistics(String name, long units, long cost, long reward, int tasks) {
+                return new Recorded(name, units, cost, reward, tasks);
+            }
         });
     }
 
@@ -70,9 +75,21 @@ public abstract class AgentImpl implements VehicleController {
     final Info info;
     Context context;
     List<VehicleImpl> vehicles = Collections.emptyList();
+    /** Its behaviour's {@code setup}, which every kind of behaviour has. */
+    private final Setup setup;
 
-    AgentImpl(String name, Map<String, String> properties) {
+    /**
+     * A behaviour's {@code setup}: each behaviour interface declares it alike. The kinds of agent
+     * pass theirs as a method reference, which only the platform's own simulation makes ({@link
+     * #forClass}): apdp's host, which starts the JVM for every match, links none.
+     */
+    interface Setup {
+        void setup(logist.topology.Topology topology, TaskDistribution distribution, Agent agent);
+    }
+
+    AgentImpl(String name, Map<String, String> properties, Setup setup) {
         this.name = name;
+        this.setup = setup;
         this.info = new Info(name, properties == null ? new HashMap<String, String>() : new HashMap<>(properties),
                 "agent " + name);
     }
@@ -94,10 +111,8 @@ public abstract class AgentImpl implements VehicleController {
             infos.add(vehicle.getInfo());
         }
         info.vehicles = Collections.unmodifiableList(infos);
-        setupBehavior(context.getTopology(), context.getTaskDistribution());
+        setup.setup(context.getTopology(), context.getTaskDistribution(), info);
     }
-
-    abstract void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution);
 
     /**
      * Begin a round with {@code tasks}: the vehicles go home, sharing a copy of the set (a task one
@@ -187,12 +202,29 @@ public abstract class AgentImpl implements VehicleController {
         }
     }
 
-    /** An agent whose vehicles follow plans: one queue of actions per vehicle. */
-    abstract static class Planned extends AgentImpl {
+    /**
+     * An agent whose vehicles follow plans, one queue of actions per vehicle, that {@code behavior}
+     * (of {@code type}) makes; it abstains from auctions unless it is an auction agent.
+     */
+    abstract static class Planned<B> extends AgentImpl {
         final List<Deque<Action>> queues = new ArrayList<>();
+        final B behavior;
+        private final Type type;
 
-        Planned(String name, Map<String, String> properties) {
-            super(name, properties);
+        Planned(String name, Map<String, String> properties, Type type, B behavior, Setup setup) {
+            super(name, properties, setup);
+            this.type = type;
+            this.behavior = behavior;
+        }
+
+        @Override
+        public Long askBid(Task task) {
+            return null;
+        }
+
+        @Override
+        public Type type() {
+            return type;
         }
 
         void follow(List<Plan> plans) {
@@ -230,17 +262,9 @@ public abstract class AgentImpl implements VehicleController {
         }
     }
 
-    private static final class Auction extends Planned {
-        private final AuctionBehavior behavior;
-
+    private static final class Auction extends Planned<AuctionBehavior> {
         Auction(String name, Map<String, String> properties, AuctionBehavior behavior) {
-            super(name, properties);
-            this.behavior = behavior;
-        }
-
-        @Override
-        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
-            behavior.setup(topology, distribution, info);
+            super(name, properties, Type.AUCTION, behavior, behavior::setup);
         }
 
         @Override
@@ -258,29 +282,11 @@ public abstract class AgentImpl implements VehicleController {
         void planRound(TaskSet tasks) {
             follow(behavior.plan(info.vehicles, tasks));
         }
-
-        @Override
-        public Type type() {
-            return Type.AUCTION;
-        }
     }
 
-    private static final class Centralized extends Planned {
-        private final CentralizedBehavior behavior;
-
+    private static final class Centralized extends Planned<CentralizedBehavior> {
         Centralized(String name, Map<String, String> properties, CentralizedBehavior behavior) {
-            super(name, properties);
-            this.behavior = behavior;
-        }
-
-        @Override
-        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
-            behavior.setup(topology, distribution, info);
-        }
-
-        @Override
-        public Long askBid(Task task) {
-            return null;
+            super(name, properties, Type.CENTRALIZED, behavior, behavior::setup);
         }
 
         @Override
@@ -288,31 +294,14 @@ public abstract class AgentImpl implements VehicleController {
             info.won = TaskSet.copyOf(tasks);
             follow(behavior.plan(info.vehicles, tasks));
         }
-
-        @Override
-        public Type type() {
-            return Type.CENTRALIZED;
-        }
     }
 
-    private static final class Deliberative extends Planned {
-        private final DeliberativeBehavior behavior;
+    private static final class Deliberative extends Planned<DeliberativeBehavior> {
         private TaskSet remaining;
         private int replans;
 
         Deliberative(String name, Map<String, String> properties, DeliberativeBehavior behavior) {
-            super(name, properties);
-            this.behavior = behavior;
-        }
-
-        @Override
-        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
-            behavior.setup(topology, distribution, info);
-        }
-
-        @Override
-        public Long askBid(Task task) {
-            return null;
+            super(name, properties, Type.DELIBERATIVE, behavior, behavior::setup);
         }
 
         @Override
@@ -344,11 +333,6 @@ public abstract class AgentImpl implements VehicleController {
             behavior.planCancelled(vehicle.getCurrentTasks());
             follow(vehicleId, behavior.plan(vehicle, TaskSet.copyOf(remaining)));
         }
-
-        @Override
-        public Type type() {
-            return Type.DELIBERATIVE;
-        }
     }
 
     private static final class Reactive extends AgentImpl {
@@ -357,13 +341,8 @@ public abstract class AgentImpl implements VehicleController {
         private int moves;
 
         Reactive(String name, Map<String, String> properties, ReactiveBehavior behavior) {
-            super(name, properties);
+            super(name, properties, behavior::setup);
             this.behavior = behavior;
-        }
-
-        @Override
-        void setupBehavior(logist.topology.Topology topology, TaskDistribution distribution) {
-            behavior.setup(topology, distribution, info);
         }
 
         @Override
@@ -461,8 +440,7 @@ public abstract class AgentImpl implements VehicleController {
      * The agent as its behaviour sees it: its company's id, vehicles, tasks won and properties;
      * its totals are its vehicles'. apdp's host makes its agents' through {@code Hooks.Agents}.
      */
-    static final class Info implements Agent {
-        final String name;
+    static final class Info extends Totals implements Agent {
         final Map<String, String> properties;
         /** How errors name the properties. */
         final String where;
@@ -472,7 +450,7 @@ public abstract class AgentImpl implements VehicleController {
         int delivered;
 
         Info(String name, Map<String, String> properties, String where) {
-            this.name = name;
+            super(name);
             this.properties = properties;
             this.where = where;
         }
@@ -480,11 +458,6 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public int id() {
             return id;
-        }
-
-        @Override
-        public String name() {
-            return name;
         }
 
         @Override
@@ -516,11 +489,6 @@ public abstract class AgentImpl implements VehicleController {
         }
 
         @Override
-        public double getTotalDistance() {
-            return getTotalDistanceUnits() / 1000.0;
-        }
-
-        @Override
         public long getTotalCost() {
             double cost = 0;
             for (Vehicle v : vehicles) {
@@ -539,13 +507,35 @@ public abstract class AgentImpl implements VehicleController {
         }
 
         @Override
-        public long getTotalProfit() {
-            return getTotalReward() - getTotalCost();
+        public int getTotalTasks() {
+            return delivered;
+        }
+    }
+
+    /**
+     * An agent's statistics from its totals of distance units, cost, reward and tasks: its distance
+     * in km, its profit, and the order of agents by profit (then by name).
+     */
+    abstract static class Totals implements AgentStatistics {
+        final String name;
+
+        Totals(String name) {
+            this.name = name;
         }
 
         @Override
-        public int getTotalTasks() {
-            return delivered;
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public double getTotalDistance() {
+            return getTotalDistanceUnits() / 1000.0;
+        }
+
+        @Override
+        public long getTotalProfit() {
+            return getTotalReward() - getTotalCost();
         }
 
         @Override
@@ -557,6 +547,50 @@ public abstract class AgentImpl implements VehicleController {
         @Override
         public String toString() {
             return name;
+        }
+    }
+
+    /**
+     * An agent's statistics as a history file keeps them ({@code logist.config.Parsers} reads them
+     * through {@code Hooks.Agents}).
+     */
+    private static final class Recorded extends Totals {
+        private final long units;
+        private final long cost;
+        private final long reward;
+        private final int tasks;
+
+        Recorded(String name, long units, long cost, long reward, int tasks) {
+            super(name);
+            this.units = units;
+            this.cost = cost;
+            this.reward = reward;
+            this.tasks = tasks;
+        }
+
+        @Override
+        public long getTotalDistanceUnits() {
+            return units;
+        }
+
+        @Override
+        public long getTotalCost() {
+            return cost;
+        }
+
+        @Override
+        public long getTotalReward() {
+            return reward;
+        }
+
+        @Override
+        public int getTotalTasks() {
+            return tasks;
+        }
+
+        @Override
+        public String toString() {
+            return name + ": " + tasks + " tasks, reward " + reward + ", cost " + cost + ", profit " + getTotalProfit();
         }
     }
 }

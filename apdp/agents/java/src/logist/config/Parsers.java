@@ -337,6 +337,7 @@ public class Parsers {
      */
     public static List<AgentStatistics> parseHistory(File file) throws ParserException {
         XMLTag root = XMLTag.read(file, "history");
+        Hooks.Agents agents = Hooks.get(Hooks.Agents.class);
         Map<String, AgentStatistics> stats = new LinkedHashMap<>();
         for (XMLTag agent : root.children("agent")) {
             stats.put(agent.attribute("name"), null);
@@ -345,77 +346,14 @@ public class Parsers {
             String where = file + " " + stat;
             Map<String, String> a = stat.attributes;
             String name = stat.attribute("agent");
-            stats.put(name, new Statistics(name, XMLTag.convert(a, "distance-units", where, Long.class, 0L),
+            stats.put(name, agents.statistics(name, XMLTag.convert(a, "distance-units", where, Long.class, 0L),
                     XMLTag.convert(a, "cost", where, Long.class, 0L), XMLTag.convert(a, "reward", where, Long.class, 0L),
                     XMLTag.convert(a, "tasks", where, Integer.class, 0)));
         }
         List<AgentStatistics> out = new ArrayList<>();
         for (Map.Entry<String, AgentStatistics> e : stats.entrySet()) {
-            out.add(e.getValue() != null ? e.getValue() : new Statistics(e.getKey(), 0, 0, 0, 0));
+            out.add(e.getValue() != null ? e.getValue() : agents.statistics(e.getKey(), 0, 0, 0, 0));
         }
         return out;
-    }
-
-    /** An agent's statistics as a history file keeps them. */
-    private static final class Statistics implements AgentStatistics {
-        private final String name;
-        private final long units;
-        private final long cost;
-        private final long reward;
-        private final int tasks;
-
-        Statistics(String name, long units, long cost, long reward, int tasks) {
-            this.name = name;
-            this.units = units;
-            this.cost = cost;
-            this.reward = reward;
-            this.tasks = tasks;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public long getTotalDistanceUnits() {
-            return units;
-        }
-
-        @Override
-        public double getTotalDistance() {
-            return units / 1000.0;
-        }
-
-        @Override
-        public long getTotalCost() {
-            return cost;
-        }
-
-        @Override
-        public long getTotalReward() {
-            return reward;
-        }
-
-        @Override
-        public long getTotalProfit() {
-            return reward - cost;
-        }
-
-        @Override
-        public int getTotalTasks() {
-            return tasks;
-        }
-
-        @Override
-        public int compareTo(AgentStatistics other) {
-            int c = Long.compare(getTotalProfit(), other.getTotalProfit());
-            return c != 0 ? c : name.compareTo(other.name());
-        }
-
-        @Override
-        public String toString() {
-            return name + ": " + tasks + " tasks, reward " + reward + ", cost " + cost + ", profit " + getTotalProfit();
-        }
     }
 }

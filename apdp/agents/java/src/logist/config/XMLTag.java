@@ -154,30 +154,21 @@ public class XMLTag {
         }
     }
 
+    /** Each primitive type but char and its class of objects. */
+    private static final Class<?>[][] BOXES = {
+        {int.class, Integer.class}, {long.class, Long.class}, {double.class, Double.class},
+        {float.class, Float.class}, {boolean.class, Boolean.class}, {short.class, Short.class},
+        {byte.class, Byte.class},
+    };
+
     private static Class<?> box(Class<?> type) {
         if (!type.isPrimitive()) {
             return type;
         }
-        if (type == int.class) {
-            return Integer.class;
-        }
-        if (type == long.class) {
-            return Long.class;
-        }
-        if (type == double.class) {
-            return Double.class;
-        }
-        if (type == float.class) {
-            return Float.class;
-        }
-        if (type == boolean.class) {
-            return Boolean.class;
-        }
-        if (type == short.class) {
-            return Short.class;
-        }
-        if (type == byte.class) {
-            return Byte.class;
+        for (Class<?>[] box : BOXES) {
+            if (type == box[0]) {
+                return box[1];
+            }
         }
         return Character.class;
     }
@@ -265,6 +256,14 @@ public class XMLTag {
 
     /** A reader of one document. */
     private static final class Reader {
+        /**
+         * What may stand around the root element and is not read, by its start and end: processing
+         * instructions, comments, declarations.
+         */
+        private static final String[][] PROLOG = {{"<?", "?>"}, {"<!--", "-->"}, {"<!", ">"}};
+        /** What may stand among an element's children and is not read: comments, CDATA, processing instructions. */
+        private static final String[][] UNREAD = {{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}};
+
         private final String text;
         private final String file;
         private int at;
@@ -291,13 +290,10 @@ public class XMLTag {
                 if (at >= text.length()) {
                     break;
                 }
-                if (text.startsWith("<?", at)) {
-                    skipPast("?>");
-                } else if (text.startsWith("<!--", at)) {
-                    skipPast("-->");
-                } else if (text.startsWith("<!", at)) {
-                    skipPast(">");
-                } else if (text.charAt(at) == '<' && root == null) {
+                if (skipped(PROLOG)) {
+                    continue;
+                }
+                if (text.charAt(at) == '<' && root == null) {
                     root = element();
                 } else {
                     throw error("text outside the root element");
@@ -313,6 +309,17 @@ public class XMLTag {
             while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
                 at++;
             }
+        }
+
+        /** Skip the first of {@code markup} ({start, end} pairs) that starts here, if one does; whether one did. */
+        private boolean skipped(String[][] markup) throws ParserException {
+            for (String[] m : markup) {
+                if (text.startsWith(m[0], at)) {
+                    skipPast(m[1]);
+                    return true;
+                }
+            }
+            return false;
         }
 
         private void skipPast(String end) throws ParserException {
@@ -395,13 +402,7 @@ public class XMLTag {
                     at++;
                     return tag;
                 }
-                if (text.startsWith("<!--", at)) {
-                    skipPast("-->");
-                } else if (text.startsWith("<![CDATA[", at)) {
-                    skipPast("]]>");
-                } else if (text.startsWith("<?", at)) {
-                    skipPast("?>");
-                } else {
+                if (!skipped(UNREAD)) {
                     tag.children.add(element());
                 }
             }
