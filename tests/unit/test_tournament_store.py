@@ -98,7 +98,7 @@ def test_resuming_a_tournament_of_an_earlier_apdp_says_so_and_that_its_results_s
     with pytest.raises(UserError, match="played by an earlier apdp") as err:
         ResultsStore.create_or_resume(tmp_path, {**CONFIG, "scenario": {"tasks": 50, "bids": "apdp"}})
     assert "\n" not in str(err.value) and "still read" in str(err.value)
-    with pytest.raises(UserError, match="another configuration: scenario.tasks differs"):
+    with pytest.raises(UserError, match=r"another configuration: scenario\.tasks differs"):
         ResultsStore.create_or_resume(tmp_path, {**CONFIG, "scenario": {"tasks": 40}})
 
 
