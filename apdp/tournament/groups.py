@@ -24,7 +24,10 @@ A group with fewer than :data:`~apdp.tournament.stats.MIN_INTERVAL_MATCHES` agen
 interval, as an agent. The agents are drawn, not fitted as a field of their own: an agent drawn
 twice has the rating the whole field gave it, against the same opponents. With two samples per
 model the bootstrap can only see the two: the interval spans about both samples' ratings with the
-matches' luck around them.
+matches' luck around them. With ``--group-by model`` a model's agents are drawn from all of them,
+whatever strategy made each (no draw per strategy): the interval holds for the model's agents as the
+study's strategies made them, and is wider than one that took the strategies as given. Both draws are
+seeded: the same results give the same report.
 """
 
 from __future__ import annotations
