@@ -32,7 +32,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "tournament-repair": ("apdp tournament-repair results/study",),
     "report": (
         "apdp report results/* --format markdown",
-        "apdp report results/study --group-by model",
+        "apdp report results/study --group-by model,strategy",
     ),
     "codegen": (
         "apdp codegen prompt --strategy a1 --out prompt.md",

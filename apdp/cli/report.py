@@ -10,7 +10,7 @@ import typer
 
 from apdp.errors import UserError
 from apdp.files import write_atomically
-from apdp.tournament.choices import FORMATS, TABLES
+from apdp.tournament.choices import FORMATS, MIN_RESAMPLES, RESAMPLES, TABLES
 
 
 def report_command(
@@ -20,7 +20,8 @@ def report_command(
     ] = "table",
     group_by: Annotated[
         str | None,
-        typer.Option(help="Also pool agents by origin: model, strategy or provenance (both)."),
+        typer.Option(help="Also pool agents by origin: model, strategy, or model,strategy (also named "
+                     "provenance); each group's rating has an interval over its agents and matches."),
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the report to this file (html: required).")
@@ -32,6 +33,11 @@ def report_command(
         str | None,
         typer.Option(help=f"csv: the one table to write: {', '.join(TABLES)} (default standings)."),
     ] = None,
+    resamples: Annotated[
+        int,
+        typer.Option(help=f"Bootstrap resamples behind the 95% intervals (at least {MIN_RESAMPLES}); "
+                     "a seeded draw: the same results give the same report."),
+    ] = RESAMPLES,
     mixed: Annotated[
         bool,
         typer.Option(help="Pool tournaments even when their agents, networks or task counts differ, or when "
@@ -42,13 +48,14 @@ def report_command(
     from apdp.tournament.report import build, check_options, render, report  # here: --help stays quick
 
     fmt = format.lower()
-    grouping = group_by.lower() if group_by else None
+    grouping = group_by.lower().replace(" ", "") if group_by else None
     if fmt == "html":
         if out is None:
             raise UserError("--format html writes a page: give its file with --out FILE.html")
         from apdp.tournament.report_page import write_report_page
 
-        written = write_report_page(json.loads(report(folders, "json", grouping, mixed=mixed)), out, replays=replays)
+        data = json.loads(report(folders, "json", grouping, mixed=mixed, resamples=resamples))
+        written = write_report_page(data, out, replays=replays)
         typer.echo(f"report written to {written.path} ({written.bytes / 1024:,.0f} KiB, {written.matches} matches)")
         if written.replays is not None:
             typer.echo(f"replays written to {written.replays}/")
@@ -56,13 +63,13 @@ def report_command(
     if replays:
         raise UserError("--replays is for --format html")
     if fmt == "csv":  # a table alone, its notes on stderr
-        check_options(fmt, grouping, table)
-        stats, pooled, context = build(folders, grouping, mixed=mixed)
+        check_options(fmt, grouping, table, resamples)
+        stats, pooled, context = build(folders, grouping, mixed=mixed, resamples=resamples)
         text = render(stats, pooled, fmt, grouping, context, table)
         for note in context.notes:
             typer.echo(f"note: {note}", err=True)
     else:
-        text = report(folders, fmt, grouping, mixed=mixed, table=table)
+        text = report(folders, fmt, grouping, mixed=mixed, table=table, resamples=resamples)
     if out is None:
         typer.echo(text)
     else:

@@ -5,8 +5,9 @@
 * ``journal.jsonl``: every model call answered and every generation finished (:mod:`apdp.study.journal`);
 * ``agents/``: the generated agents, their provenance sidecars, transcripts and the harness's ledger;
 * ``results/``: the results store of every tournament (one per network x seed), in one database;
-* ``report.json`` and ``report.html``: the report as ``apdp report --group-by provenance`` makes it,
-  with the generation funnel added (``funnel`` in the JSON, a section of the page);
+* ``report.json`` and ``report.html``: the report as ``apdp report --group-by model,strategy`` makes
+  it (each model and strategy's rating with an interval over its samples and matches), with the
+  generation funnel added (``funnel`` in the JSON, a section of the page);
 * ``funnel.csv``: the generation funnel (:mod:`apdp.study.funnel`).
 
 A rerun of the same manifest replays the journal and the store: no model call, no match. A manifest
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 Say = Callable[[str], None]
 #: The folder of the results store inside the study's folder.
 RESULTS = "results"
+#: How the study's report groups the agents (the generated ones by the model and strategy that made them).
+GROUP_BY = "model,strategy"
 
 
 @dataclass
@@ -156,16 +159,16 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
 
 
 def _write_reports(out: Path, result: StudyResult) -> None:
-    from apdp.tournament.report import report
+    from apdp.tournament.report import build, render
     from apdp.tournament.report_page import write_report_page
 
-    folders = [out / RESULTS]
-    data = json.loads(report(folders, "json", "provenance"))
+    stats, pooled, context = build([out / RESULTS], GROUP_BY)  # once: the bootstrap is most of the work
+    data = json.loads(render(stats, pooled, "json", GROUP_BY, context))
     data["funnel"] = result.funnel
     write_atomically(out / "report.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     written = write_report_page(data, out / "report.html")
     page = written.path.read_text(encoding="utf-8")
     if "</main>" in page:  # the funnel, as a section of the page
         write_atomically(written.path, page.replace("</main>", funnel_html(result.funnel) + "</main>", 1))
-    result.report_text = report(folders, "table", "provenance") + "\n\n" + funnel_text(result.funnel)
+    result.report_text = render(stats, pooled, "table", GROUP_BY, context) + "\n\n" + funnel_text(result.funnel)
 

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from apdp.tournament.choices import RESAMPLES
+
 #: Virtual games (half won by each side) added between every pair of agents that met.
 PRIOR_GAMES = 1.0
-#: Bootstrap resamples of the matches.
-BOOTSTRAP = 1000
+#: Bootstrap resamples of the matches (by default: ``apdp report --resamples``).
+BOOTSTRAP = RESAMPLES
 #: Seed of the bootstrap generator.
 BOOTSTRAP_SEED = 0
 #: Cells of the win matrices of the resamples fitted together (bounds the memory: 8 bytes each).

@@ -29,7 +29,15 @@ from tabulate import tabulate
 
 from apdp.errors import UserError
 from apdp.tournament.choices import FORMATS as FORMATS  # the output formats
-from apdp.tournament.groups import Group, check_grouping, group_standings, label_function, stored_labels
+from apdp.tournament.choices import MIN_RESAMPLES, RESAMPLES
+from apdp.tournament.groups import (
+    Group,
+    check_grouping,
+    group_standings,
+    interval_note,
+    label_function,
+    stored_labels,
+)
 from apdp.tournament.pool import Pool, load_pool
 from apdp.tournament.rating import SCALE
 from apdp.tournament.stats import (
@@ -75,15 +83,18 @@ class Context:
 
 
 def build(
-    folders: Sequence[str | Path], group_by: str | None = None, *, mixed: bool = False
+    folders: Sequence[str | Path], group_by: str | None = None, *, mixed: bool = False,
+    resamples: int = RESAMPLES,
 ) -> tuple[Statistics, list[PooledMatch], Context]:
-    """Load and compute everything a report of ``folders`` shows (UserError on bad input)."""
+    """Load and compute everything a report of ``folders`` shows, the intervals from ``resamples``
+    bootstrap resamples (UserError on bad input)."""
     if group_by is not None:
         check_grouping(group_by)  # a bad grouping fails before any work
+    check_resamples(resamples)
     pool: Pool = load_pool(folders, mixed=mixed)
     pooled = pool.matches()
     errors = pool.errors()
-    stats = compute(pooled, errors=errors)
+    stats = compute(pooled, errors=errors, bootstrap=resamples)
     context = Context(notes=list(pool.notes), summary=tournaments_text(pooled))
     context.referee_errors = [
         {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.match_id,
@@ -100,7 +111,9 @@ def build(
         context.notes += notes
     networks = sorted({p.match.topology for p in pooled})
     if len(networks) > 1:
-        context.networks = {n: compute([p for p in pooled if p.match.topology == n]) for n in networks}
+        context.networks = {
+            n: compute([p for p in pooled if p.match.topology == n], bootstrap=resamples) for n in networks
+        }
     return stats, pooled, context
 
 
@@ -160,11 +173,17 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
     if group_by is not None:
         groups = _groups(stats, group_by, context)
         out.append((
-            f"Groups by {group_by}: rating is the mean rating of the group's agents (agent matches: a match "
-            "counts once per agent of the group in it)",
-            ["group", "agent matches", "wins", "losses", "draws", "win rate", "faults", "rating", "95% CI"],
-            [[g.group, g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}", g.faults,
-              round(g.mean_rating), _interval(g.rating_low, g.rating_high)] for g in groups],
+            f"Groups by {group_by}: agents are the samples behind each figure (agent matches: a match counts "
+            "once per agent of the group in it)",
+            ["group", "agents", "agent matches", "wins", "losses", "draws", "win rate", "faults"],
+            [[g.group, g.samples, g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}", g.faults]
+             for g in groups],
+        ))
+        out.append((
+            f"Groups by {group_by}: ratings\n({interval_note(stats.resamples)})",
+            ["group", "agents", "agent matches", "rating", "95% CI", "CI from"],
+            [[g.group, g.samples, g.matches, round(g.mean_rating), _interval(g.rating_low, g.rating_high),
+              g.interval_from or "-"] for g in groups],
         ))
         out.append((
             f"Groups by {group_by}: wins and losses per tournament and agent of the group",
@@ -245,7 +264,8 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
     finish, in no figure), ``networks`` with each network's ``agents``)."""
     extra: dict[str, Any] = {}
     if group_by is not None:
-        extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)]}
+        extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)],
+                 "group_interval": interval_note(stats.resamples)}
         extra["usage"] = [asdict(u) for u in agent_usage(stats.standings)]
     return {
         **extra,
@@ -396,8 +416,18 @@ def fit_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], width: int 
     return [part_table(part) for part in parts]
 
 
-def check_options(fmt: str, group_by: str | None = None, table: str | None = None) -> None:
-    """Raise UserError (one line) for a bad format, grouping or table, before any work."""
+def check_resamples(resamples: int) -> None:
+    """Raise UserError (one line) unless ``resamples`` is at least MIN_RESAMPLES."""
+    if resamples < MIN_RESAMPLES:
+        raise UserError(f"--resamples {resamples}: give at least {MIN_RESAMPLES} (the 95% intervals are the "
+                        f"2.5th and 97.5th percentiles of the resamples; {RESAMPLES} by default)")
+
+
+def check_options(fmt: str, group_by: str | None = None, table: str | None = None,
+                  resamples: int = RESAMPLES) -> None:
+    """Raise UserError (one line) for a bad format, grouping, table or number of resamples, before
+    any work."""
+    check_resamples(resamples)
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     if group_by is not None:
@@ -409,9 +439,10 @@ def check_options(fmt: str, group_by: str | None = None, table: str | None = Non
 
 
 def report(folders: Sequence[str | Path], fmt: str = "table", group_by: str | None = None, *,
-           mixed: bool = False, table: str | None = None) -> str:
-    """The report over the results of ``folders`` in ``fmt``, grouped by provenance if asked;
-    ``mixed`` pools tournaments that differ, ``table`` is the one table of ``csv``."""
-    check_options(fmt, group_by, table)
-    stats, pooled, context = build(folders, group_by, mixed=mixed)
+           mixed: bool = False, table: str | None = None, resamples: int = RESAMPLES) -> str:
+    """The report over the results of ``folders`` in ``fmt``, grouped by origin if asked;
+    ``mixed`` pools tournaments that differ, ``table`` is the one table of ``csv``, ``resamples``
+    the bootstrap resamples behind the intervals."""
+    check_options(fmt, group_by, table, resamples)
+    stats, pooled, context = build(folders, group_by, mixed=mixed, resamples=resamples)
     return render(stats, pooled, fmt, group_by, context, table)

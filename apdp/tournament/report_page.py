@@ -2,7 +2,8 @@
 
 The page's data is exactly the JSON report (:func:`apdp.tournament.report.to_json`), so its tables show
 the same figures; the page draws from it the study's table (and each network's, when there are
-several), the ratings with their 95% intervals, the pairwise grid as a heat map, the profit
+several), the groups (with ``--group-by``: the agents behind each, their rating and its interval
+over agents and matches), the ratings with their 95% intervals, the pairwise grid as a heat map, the profit
 distributions, the faults by kind and every match, each with a link to its replay (written next to
 the page with ``replays``) or the ``apdp replay`` command that makes it.
 """
@@ -39,6 +40,7 @@ _BODY = """\
   <p class="note">The same figures over each network's matches alone.</p>
   <div id="networks"></div></section>
 <section id="groups-section" hidden><h2 id="groups-title">Groups</h2>
+  <p class="note" id="groups-note"></p>
   <div class="scroll"><table id="groups"></table></div>
   <h2>Model usage per agent</h2><div class="scroll"><table id="usage"></table></div></section>
 <section id="ratings-section"><h2>Ratings with 95% intervals</h2><svg id="ratings" class="chart"></svg></section>

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from apdp.tournament.rating import FloatArray, bradley_terry_samples
+from apdp.tournament.rating import BOOTSTRAP, FloatArray, bradley_terry_samples
 from apdp.tournament.store import StoredMatch
 
 #: The fewest matches of an agent for which its rating's bootstrap interval is shown.
@@ -112,6 +112,8 @@ class Statistics:
     #: bootstrap ratings, one row per resample, column ``rating_columns[agent]``
     rating_samples: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
     rating_columns: dict[str, int] = field(default_factory=dict)
+    #: Resamples of the ratings' bootstrap behind every interval (agents' and groups').
+    resamples: int = BOOTSTRAP
     #: Matches the referee could not finish (stored as referee errors: in no other figure).
     referee_errors: int = 0
 
@@ -137,10 +139,11 @@ def faulted_sides(match: StoredMatch) -> set[int]:
     return {int(f["agent"]) for f in match.faults}
 
 
-def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
+def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = BOOTSTRAP,
             errors: Sequence[PooledMatch] = ()) -> Statistics:
-    """All statistics of the pooled matches (two agents per match); ``errors`` are the matches the
-    referee could not finish, counted apart (per agent and in all) and in no other figure."""
+    """All statistics of the pooled matches (two agents per match), the intervals from ``bootstrap``
+    resamples; ``errors`` are the matches the referee could not finish, counted apart (per agent and
+    in all) and in no other figure."""
     agents = sorted({a for p in pooled for a in p.match.agents})
     index = {a: i for i, a in enumerate(agents)}
     played: dict[str, set[tuple[str, str, int]]] = defaultdict(set)
@@ -257,6 +260,7 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = 1000,
         },
         rating_samples=samples,
         rating_columns=index,
+        resamples=bootstrap,
         referee_errors=len(errors),
     )
 

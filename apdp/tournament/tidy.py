@@ -1,7 +1,9 @@
 """Tidy tables of a report, for ``apdp report --format csv``: each loads as one data frame.
 
 One table per CSV text: a header row of distinct column names, then one row per agent (per network
-and agent in ``networks``, per group in ``groups``, per ordered pair in ``grid`` and ``pairs``).
+and agent in ``networks``, per group in ``groups`` (its agents' names, how many they are in
+``samples``, what its interval resampled in ``interval_from``), per ordered pair in ``grid`` and
+``pairs``).
 Numbers are numbers (intervals as two columns, ``rating_low`` and ``rating_high``), never text; a
 figure with no meaning (an SD of one tournament, an interval over too few matches, a mean profit
 with every entry faulted: see :mod:`apdp.tournament.stats`) is an empty cell.
@@ -62,10 +64,10 @@ def tidy_table(
         ]
     if name == "groups":
         if groups is None:
-            raise UserError("the groups table needs --group-by model, strategy or provenance")
+            raise UserError("the groups table needs --group-by model, strategy or model,strategy")
         columns = ["group", "agents", "tournaments", "matches", "avg_wins", "sd_wins", "avg_losses",
                    "sd_losses", "wins", "losses", "draws", "win_rate", "faults", "mean_rating",
-                   "rating_low", "rating_high"]
+                   "rating_low", "rating_high", "samples", "interval_from"]
         rows = []
         for g in groups:
             data = {**asdict(g), "agents": " ".join(g.agents)}

@@ -359,6 +359,36 @@ def test_report_shows_each_networks_standings(browser: Any, tmp_path: Path) -> N
     assert watched.errors == []
 
 
+def test_grouped_report_shows_each_groups_samples_rating_and_interval(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=5, networks=("france",))
+    generated = {"origin": "generated", "provenance": {"model": "model-x", "strategy": "a1"}}
+    identities = {"agent-00": generated, "agent-01": generated, "agent-02": generated,
+                  "agent-03": {**generated, "provenance": {"model": "model-y", "strategy": "a1"}},
+                  "agent-04": {"origin": "baseline"}}
+    store = ResultsStore.open(tmp_path / "results")
+    store.add_identities({name: {"name": name, **i} for name, i in identities.items()})
+    store.close()
+    data = json.loads(report([tmp_path / "results"], "json", group_by="model,strategy"))
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    assert page.inner_text("#groups-title") == "Groups by model,strategy"
+    assert "two-level bootstrap (1000 resamples" in page.inner_text("#groups-note")
+    rows = page.locator("#groups tbody tr")
+    assert rows.count() == len(data["groups"]) == 3
+    for k, group in enumerate(data["groups"]):
+        row = rows.nth(k)
+        assert row.get_attribute("data-group") == group["group"]
+        for name in ("samples", "matches", "wins", "mean_rating", "rating_low", "rating_high"):
+            assert float(row.locator(f"td[data-field='{name}']").get_attribute("data-value")) == group[name], name
+        assert row.locator("td[data-field='interval_from']").inner_text() == group["interval_from"]
+    by_group = {g["group"]: g for g in data["groups"]}
+    assert (by_group["model-x / a1"]["samples"], by_group["model-x / a1"]["interval_from"]) == (3, "agents and matches")
+    assert (by_group["model-y / a1"]["samples"], by_group["model-y / a1"]["interval_from"]) == (1, "matches only")
+    assert watched.errors == []
+
+
 def test_report_of_one_network_has_no_network_standings(browser: Any, tmp_path: Path) -> None:
     synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",))
     path = tmp_path / "report.html"

@@ -1,4 +1,5 @@
-"""A generated agent plays a tournament by name, and reports pool agents by provenance."""
+"""A generated agent plays a tournament by name, and reports pool agents by provenance, with a
+group's interval over its samples and matches."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from apdp.tournament.config import make_config
 from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament
 from apdp.tournament.store import ResultsStore
+from tests.command import apdp
 from tests.paths import TEMPLATE as TEMPLATE_PATH
 
 TEMPLATE = TEMPLATE_PATH.read_text(encoding="utf-8")
@@ -50,3 +52,50 @@ def test_generated_agents_play_by_name_and_group_by_model(tmp_path: Path, monkey
     monkeypatch.delenv("APDP_AGENTS")
     again = json.loads(report([tmp_path / "out"], "json", group_by="model"))
     assert again["groups"] == by_model["groups"] and again["notes"] == []
+
+
+def test_two_samples_of_a_model_and_strategy_get_an_interval_over_both(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    agents = tmp_path / "agents"
+    for name, model in (("gen-x1", "model-x"), ("gen-x2", "model-x"), ("gen-y", "model-y")):
+        ingest_code(TEMPLATE.replace("class Template", "class Generated"), name, agents_dir=agents,
+                    model=model, strategy="a1", prompt_hash="abc")
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    config = make_config(topology="france", agents=["gen-x1", "gen-x2", "gen-y", "template"], repeat=2,
+                         overrides={"tasks": 4})
+    result = run_tournament(config, tmp_path / "out", jobs=2, progress=False)
+    assert result.played == 24 and result.errors == 0
+
+    done = apdp("report", str(tmp_path / "out"), "--group-by", "model,strategy", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["group_by"] == "model,strategy"
+    assert "two-level bootstrap (1000 resamples" in data["group_interval"]
+    groups = {g["group"]: g for g in data["groups"]}
+    assert set(groups) == {"model-x / a1", "model-y / a1", "baseline"}
+    x, y = groups["model-x / a1"], groups["model-y / a1"]
+    assert (x["agents"], x["samples"], x["matches"], x["interval_from"]) == (
+        ["gen-x1", "gen-x2"], 2, 24, "agents and matches")
+    assert x["rating_low"] <= x["rating_high"]
+    # one sample: the interval of its matches alone, the agent's own
+    agent = next(a for a in data["agents"] if a["agent"] == "gen-y")
+    assert (y["samples"], y["matches"], y["interval_from"]) == (1, 12, "matches only")
+    assert (y["mean_rating"], y["rating_low"], y["rating_high"]) == (
+        agent["rating"], agent["rating_low"], agent["rating_high"])
+    # the study's Table 1 columns are all there, for agents and for groups
+    for key in ("avg_wins", "sd_wins", "avg_losses", "sd_losses", "total_wins", "total_losses", "win_rate"):
+        assert key in agent
+    for key in ("avg_wins", "sd_wins", "avg_losses", "sd_losses", "wins", "losses", "win_rate"):
+        assert key in x
+    # the same results give the same figures, in this process too; provenance is the same grouping
+    again = json.loads(report([tmp_path / "out"], "json", group_by="provenance"))
+    assert again["groups"] == data["groups"]
+
+    csv_text = apdp("report", str(tmp_path / "out"), "--group-by", "model, strategy", "--format", "csv",
+                    "--table", "groups", "--resamples", "200")
+    assert csv_text.returncode == 0, csv_text.stderr
+    header, *rows = csv_text.stdout.splitlines()
+    assert header.endswith(",rating_low,rating_high,samples,interval_from") and len(rows) == 3
+    refused = apdp("report", str(tmp_path / "out"), "--group-by", "model,strategy", "--resamples", "5")
+    assert refused.returncode != 0 and "--resamples 5: give at least 100" in refused.stderr
+    assert "Traceback" not in refused.stderr

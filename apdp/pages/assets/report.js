@@ -77,10 +77,23 @@ function agentName(name) {
   if (!R.groups) return;
   document.getElementById("groups-section").hidden = false;
   document.getElementById("groups-title").textContent = `Groups by ${R.group_by}`;
-  fillTable(document.getElementById("groups"), ["group", "agents", "agent matches", "wins", "losses", "draws", "win rate", "faults", "mean rating"],
-    R.groups.map((g) => [g.group, g.agents.join(", "), { text: g.matches, cls: "num" }, { text: g.wins, cls: "num" },
-      { text: g.losses, cls: "num" }, { text: g.draws, cls: "num" }, { text: fmt(g.win_rate, 3), cls: "num" },
-      { text: g.faults, cls: "num" }, { text: fmt(g.mean_rating, 0), cls: "num" }]));
+  const how = R.group_interval || "";
+  document.getElementById("groups-note").textContent = "Agents: the samples behind each figure (agent matches count a match "
+    + `once per agent of the group in it). ${how.charAt(0).toUpperCase()}${how.slice(1)}.`;
+  /* [JSON field, header, decimals] of each figure; the interval's origin is text ("-": no interval). */
+  const columns = [["samples", "agents", 0], ["matches", "agent matches", 0], ["wins", "wins", 0], ["losses", "losses", 0],
+    ["draws", "draws", 0], ["win_rate", "win rate", 3], ["faults", "faults", 0], ["mean_rating", "rating", 0],
+    ["rating_low", "95% low", 0], ["rating_high", "95% high", 0]];
+  const rows = R.groups.map((g) => {
+    const tr = row([g.group, ...columns.map(([field, , d]) => ({ text: fmt(g[field], d), cls: "num", value: g[field] })),
+      g.interval_from || "-", g.agents.join(", ")]);
+    tr.setAttribute("data-group", g.group);
+    [...columns.map((c) => c[0]), "interval_from", "agents"].forEach((field, k) => tr.children[k + 1].setAttribute("data-field", field));
+    return tr;
+  });
+  /* the agents' names last: a long list does not push the figures out of sight */
+  fillTable(document.getElementById("groups"), ["group", ...columns.map((c) => ({ text: c[1], cls: "num" })), "interval from",
+    "agent names"], rows);
   const usage = R.usage || [];
   const n = (x, d) => ({ text: x === null || x === undefined ? "-" : fmt(x, d || 0), cls: "num" });
   fillTable(document.getElementById("usage"), ["agent", "model", "model calls", "prompt tokens", "completion tokens", "total tokens", "model seconds", "wins", "win rate", "tokens per win"],
