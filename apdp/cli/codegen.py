@@ -14,6 +14,7 @@ from apdp.agents.discovery import find_agent
 from apdp.agents.program import is_program
 from apdp.errors import UserError
 from apdp.files import write_atomically
+from apdp.lookup import searched_first
 
 if TYPE_CHECKING:
     from apdp.check.config import CheckConfig
@@ -182,7 +183,11 @@ def run_command(
         str | None,
         typer.Option(help="OpenAI-compatible API base URL (default $OPENAI_BASE_URL or OpenAI)."),
     ] = None,
-    strategy: Annotated[str, typer.Option(help="a1, a2, ir, cr or gen.")] = "a1",
+    strategy: Annotated[str, typer.Option(help="a1, a2, ir, cr, gen or improve.")] = "a1",
+    parent: Annotated[
+        str | None,
+        typer.Option(help="improve: the agent to improve (a name or a path; a Python file or a Java agent)."),
+    ] = None,
     rounds: Annotated[int, typer.Option(help="K: repairs per phase while the check fails.")] = 3,
     critic_model: Annotated[str | None, typer.Option(help="Critic model for cr (default: the generator).")] = None,
     name: Annotated[str | None, typer.Option(help="Agent name (default MODEL-STRATEGY).")] = None,
@@ -200,21 +205,35 @@ def run_command(
     opponent: Opponents = None,
     topology: Topologies = None,
     scenario: ScenarioFile = None,
-    language: Language = "python",
+    language: Annotated[
+        str | None,
+        typer.Option(help="python (an apdp.Agent) or java (a Logist AuctionBehavior class; needs a JDK 17+); "
+                          "default python, or the parent's language."),
+    ] = None,
 ) -> None:
     """Generate an agent with a model, check it and feed errors back (Refine@K).
 
-    The API key is read from OPENAI_API_KEY. Exit 0 when the agent kept is clean, 1 when it still
-    faults after K repairs, 2 on bad usage or when the endpoint cannot answer.
+    With --strategy improve the model gets the problem and the source of --parent and writes an
+    improved agent, whose provenance names its parent. The API key is read from OPENAI_API_KEY.
+    Exit 0 when the agent kept is clean, 1 when it still faults after K repairs, 2 on bad usage or
+    when the endpoint cannot answer.
     """
     from apdp.codegen.client import ChatClient
     from apdp.codegen.ingest import default_name, reject_agent
     from apdp.codegen.languages import language as lang_of
-    from apdp.codegen.loop import STRATEGIES, RunSettings, run
+    from apdp.codegen.loop import FROM_PARENT, STRATEGIES, RunSettings, run
+    from apdp.codegen.parent import read_parent
 
     strategy = strategy.lower()
     if strategy not in STRATEGIES:
         raise UserError(f"unknown --strategy {strategy!r}; use one of {', '.join(STRATEGIES)}")
+    if (parent is None) == (strategy in FROM_PARENT):
+        raise UserError("--strategy improve needs --parent AGENT" if parent is None
+                        else f"--parent is for --strategy improve, not {strategy}")
+    with searched_first("APDP_AGENTS", agents_dir if agents_dir.is_dir() else None):
+        improved = read_parent(parent) if parent is not None else None
+    if language is None:
+        language = improved.language if improved is not None else "python"
     if http_timeout <= 0 or retries < 0 or backoff < 0:
         raise UserError("--http-timeout must be > 0, --retries and --backoff >= 0")
     url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
@@ -233,6 +252,7 @@ def run_command(
         check=_check_config(tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, topology, scenario),
         force=force,
         language=lang_of(language).name,
+        parent=improved,
     )
     result = run(settings, generator, critic, say=lambda line: typer.echo(line, err=True))
     if result.report is not None:

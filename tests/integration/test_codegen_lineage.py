@@ -1,0 +1,144 @@
+"""Agents made from agents: ``--strategy improve`` (a Python or a Java parent) and ``apdp codegen
+evolve`` (tournament in the loop), their lineage in provenance and in the report.
+
+The models are scripted servers on loopback (tests/chat.py), never a real model. Tournaments are
+tiny (3 tasks, one network) and no test depends on time.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apdp.agents.files import agent_hash
+from apdp.agents.provenance import read_provenance
+from apdp.codegen.loop import RunSettings, run
+from apdp.codegen.parent import read_parent
+from apdp.errors import UserError
+from apdp.testing import CheckConfig
+from tests.chat import ChatServer
+from tests.paths import TEMPLATE
+
+GOOD = '''\
+from apdp import Agent, Stop, plan_from_stops
+
+
+class Good(Agent):
+    """Cost-based bids; every task carried alone by the first vehicle."""
+
+    def bid(self, task):
+        vehicle = self.company.vehicles[0]
+        if task.weight > vehicle.capacity:
+            return None
+        km = self.topology.distance(task.pickup, task.delivery)
+        return km * vehicle.cost_per_km + MARGIN
+
+    def plan(self, vehicles, tasks):
+        stops = []
+        for task in tasks:
+            stops += [Stop.pickup(task), Stop.deliver(task)]
+        first = plan_from_stops(self.topology, vehicles[0], stops)
+        return [first] + [[] for _ in vehicles[1:]]
+'''
+
+
+def version(margin: int) -> str:
+    """A clean agent bidding its cost plus ``margin``."""
+    return GOOD.replace("MARGIN", f"{margin}.0").replace("class Good", f"class Margin{margin}")
+
+
+def answer(text: str, lang: str = "python") -> str:
+    return f"Here is the agent.\n\n```{lang}\n{text}```\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+
+CHECK = CheckConfig(opponents=("template",), topologies=("france",), tasks=3, timeouts={"bid": 1.0, "plan": 5.0})
+CHECK_ARGS = ["--tasks", "3", "--bid-timeout", "1", "--opponent", "template", "--topology", "france"]
+
+
+def apdp(args: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    from apdp.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["apdp", *args])
+    with pytest.raises(SystemExit) as info:
+        main()
+    return int(info.value.code or 0)
+
+
+# -- improve -------------------------------------------------------------------------------------
+
+
+def test_improve_a_python_agent(
+    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    parent_file = agents / "winner.py"
+    parent_file.write_text(version(900), encoding="utf-8")
+    server.reply(answer(version(400)))
+    base = ["codegen", "run", "--model", "m", "--base-url", server.url, "--agents-dir", str(agents), "--backoff", "0"]
+    code = apdp([*base, "--strategy", "improve", "--parent", str(parent_file), "--name", "child", *CHECK_ARGS],
+                monkeypatch)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    sent = server.user_messages(0)[0]
+    assert "class Margin900" in sent and "# 1. The problem" in sent and "# 6. The template" not in sent
+    prov = read_provenance(agents / "child.py")
+    assert prov is not None and prov["strategy"] == "improve"
+    assert prov["parent"] == "winner" and prov["parent_sha256"] == agent_hash(parent_file)
+
+    # the report sets the child against its parent
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    assert apdp(["tournament", "--topology", "france", "--agents", "winner,child,template", "--tasks", "3",
+                 "--seed", "1", "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet"], monkeypatch) == 0
+    capsys.readouterr()
+    from apdp.tournament.report import report
+
+    data = json.loads(report([tmp_path / "out"], "json"))
+    (pair,) = data["lineage"]["pairs"]
+    assert (pair["agent"], pair["parent"]) == ("child", "winner")
+    assert pair["matches"] == 2 and pair["wins"] + pair["draws"] + pair["losses"] == 2
+    assert {"win_rate", "parent_win_rate", "rating", "parent_rating"} <= set(pair)
+    table = report([tmp_path / "out"], "table")
+    assert "Lineage" in table and "winner" in table.split("Lineage", 1)[1]
+
+
+def test_improve_needs_a_parent_it_can_read(server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["codegen", "run", "--model", "m", "--base-url", server.url, "--agents-dir", str(tmp_path)]
+    assert apdp([*base, "--strategy", "improve"], monkeypatch) == 2
+    assert "--parent AGENT" in capsys.readouterr().err
+    assert apdp([*base, "--strategy", "improve", "--parent", "no-such-agent"], monkeypatch) == 2
+    assert apdp([*base, "--strategy", "a1", "--parent", "honest"], monkeypatch) == 2
+    program = tmp_path / "prog"
+    program.mkdir()
+    (program / "agent.toml").write_text('command = ["./agent"]\n')
+    with pytest.raises(UserError, match="neither"):
+        read_parent(str(program))
+    assert server.requests == []
+    # a shipped baseline is a parent like any other
+    honest = read_parent("honest")
+    assert honest.language == "python" and "class" in honest.source and honest.sha256 == agent_hash(honest.path)
+    assert TEMPLATE.is_file()
+
+
+def test_improve_keeps_lineage_through_repairs(server: ChatServer, tmp_path: Path) -> None:
+    server.reply("I would rather not.")
+    server.reply(answer(version(300)))
+    settings = RunSettings(strategy="improve", name="kid", agents_dir=tmp_path / "agents", rounds=1, check=CHECK,
+                           parent=read_parent("template"))
+    result = run(settings, server.client())
+    assert result.ok and result.rounds == 1
+    prov = read_provenance(tmp_path / "agents" / "kid.py")
+    assert prov is not None and prov["parent"] == "template" and prov["round"] == 1
+    start: dict[str, Any] = json.loads(result.transcript.read_text().splitlines()[0])
+    assert start["parent"] == "template"
