@@ -271,6 +271,87 @@ def run_command(
     raise typer.Exit(0 if result.ok else 1)
 
 
+@codegen_app.command("evolve")
+def evolve_command(
+    model: Annotated[str, typer.Option(help="Generator model name.")],
+    name: Annotated[str, typer.Option(help="The lineage's name: its versions are NAME-v0, NAME-v1, ...")],
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="OpenAI-compatible API base URL (default $OPENAI_BASE_URL or OpenAI)."),
+    ] = None,
+    rounds: Annotated[int, typer.Option(help="Rounds: tournament, results to the model, a new version.")] = 3,
+    field: Annotated[
+        str | None,
+        typer.Option(help="The opponents, comma-separated (names or paths); none: self-play against its versions."),
+    ] = None,
+    start: Annotated[str | None, typer.Option(help="An existing agent as version 0 (else it is generated).")] = None,
+    strategy: Annotated[str, typer.Option(help="How version 0 is generated: a1, a2, ir, cr or gen.")] = "a1",
+    repairs: Annotated[int, typer.Option(help="K: repairs per version while its check fails.")] = 3,
+    topology: Annotated[str, typer.Option(help="The network of the tournaments.")] = "france",
+    tasks: Annotated[int, typer.Option(help="Tasks per tournament match.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the tournaments.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Matches played at once.")] = 1,
+    work: Annotated[
+        Path | None,
+        typer.Option(help="Folder of the tournaments' results, curve.csv, evolve.json (default evolve/NAME)."),
+    ] = None,
+    agents_dir: AgentsDir = Path("agents"),
+    force: Annotated[
+        bool, typer.Option(help="Start over: replace the versions and results of an earlier run.")
+    ] = False,
+    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request.")] = 300.0,
+    retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,
+    backoff: Annotated[float, typer.Option(help="First retry delay in seconds (doubles).")] = 2.0,
+    temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
+    check_tasks: Annotated[int, typer.Option(help="Tasks per check match of each version.")] = 20,
+    setup_timeout: SetupTimeout = None,
+    bid_timeout: BidTimeout = None,
+    plan_timeout: PlanTimeout = None,
+    opponent: Opponents = None,
+    check_topology: Annotated[
+        list[str] | None, typer.Option("--check-topology", help="Check network (repeat; default france, switzerland).")
+    ] = None,
+    language: Annotated[
+        str | None, typer.Option(help="python or java (default: the start agent's language, else python).")
+    ] = None,
+) -> None:
+    """Tournament in the loop: each round the current version plays the field, the model reads its own
+    results (standings, lost matches with their bids and its plans, faults, CPU use; never the
+    opponents' code) and writes the next version. All versions are rated together at the end: the
+    curve (round, version, tokens, rating) is printed and written to WORK/curve.csv and evolve.json.
+
+    A rerun with the same --name continues from the last finished round. Exit 0 when done, 2 on bad
+    usage or when the endpoint cannot answer.
+    """
+    from apdp.codegen.client import ChatClient
+    from apdp.study.evolve import EvolveSettings, evolve
+
+    if http_timeout <= 0 or retries < 0 or backoff < 0:
+        raise UserError("--http-timeout must be > 0, --retries and --backoff >= 0")
+    if tasks < 1 or repairs < 0 or jobs < 1:
+        raise UserError("--tasks and --jobs must be >= 1, --repairs >= 0")
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    generator = ChatClient(url, model, timeout=http_timeout, retries=retries, backoff=backoff,
+                           temperature=temperature, on_retry=lambda line: typer.echo(line, err=True))
+    opponents = tuple(a.strip() for a in field.split(",")) if field else ()
+    if any(not a for a in opponents):
+        raise UserError(f"--field {field!r} has an empty name; give e.g. honest,naive")
+    timeouts = {k: v for k, v in (("setup", setup_timeout), ("bid", bid_timeout), ("plan", plan_timeout))
+                if v is not None}
+    settings = EvolveSettings(
+        name=name, rounds=rounds, agents_dir=agents_dir, work=work, opponents=opponents, start=start,
+        strategy=strategy.lower(), language=language, repairs=repairs,
+        check=_check_config(check_tasks, seed, setup_timeout, bid_timeout, plan_timeout, opponent, check_topology,
+                            None),
+        topology=topology, tasks=tasks, seed=seed, timeouts=timeouts, jobs=jobs, force=force,
+    )
+    result = evolve(settings, generator, say=lambda line: typer.echo(line, err=True))
+    typer.echo(result.curve_text())
+    rejected = f"; rejected in round(s) {', '.join(map(str, result.rejected))}" if result.rejected else ""
+    typer.echo(f"{len(result.versions)} version(s){rejected}; curve in {result.work / 'curve.csv'} and "
+               f"{result.work / 'evolve.json'}; report: apdp report {result.final}")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``apdp codegen`` to the ``apdp`` command."""
     app.add_typer(codegen_app, name="codegen")

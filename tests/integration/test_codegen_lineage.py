@@ -142,3 +142,111 @@ def test_improve_keeps_lineage_through_repairs(server: ChatServer, tmp_path: Pat
     assert prov is not None and prov["parent"] == "template" and prov["round"] == 1
     start: dict[str, Any] = json.loads(result.transcript.read_text().splitlines()[0])
     assert start["parent"] == "template"
+
+
+# -- evolve --------------------------------------------------------------------------------------
+
+
+def tokens(total: int) -> dict[str, int]:
+    return {"prompt_tokens": total - 100, "completion_tokens": 100, "total_tokens": total}
+
+
+EVOLVE_ARGS = ["--tasks", "3", "--check-tasks", "3", "--opponent", "template", "--check-topology", "france",
+               "--bid-timeout", "1", "--topology", "france", "--backoff", "0"]
+
+
+def test_evolve_against_a_field_of_shipped_agents(
+    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from apdp.tournament.report import report
+
+    for margin, used in ((900, 1000), (600, 2000), (300, 3000)):
+        server.reply(answer(version(margin)), usage=tokens(used))
+    agents, work = tmp_path / "agents", tmp_path / "work"
+    code = apdp(["codegen", "evolve", "--model", "m", "--base-url", server.url, "--name", "evo", "--rounds", "2",
+                 "--field", "honest,naive", "--agents-dir", str(agents), "--work", str(work), *EVOLVE_ARGS],
+                monkeypatch)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert len(server.requests) == 3
+    first, second = server.user_messages(0)[0], server.user_messages(1)[0]
+    assert "# 6. The template" in first  # version 0: the A1 prompt
+    # round 1 sends version 0's own results: its losses with every bid, its plan; no opponent's code
+    assert "class Margin900" in second and "tournament (round 1)" in second
+    assert "## Matches you lost:" in second and "Auctions (task, your bid, the other bids" in second
+    assert "honest " in second.split("## Matches you lost", 1)[1] and "Your plan:" in second
+    assert "## Your CPU use" in second and "## Your faults" in second
+    for shipped in ("honest", "naive"):
+        source = read_parent(shipped)
+        assert source.source.strip() not in second and str(source.path) not in second
+        assert str(source.path.parent) not in second
+    assert "class Honest" not in second and "apdp/baselines" not in second
+
+    for r in range(3):
+        prov = read_provenance(agents / f"evo-v{r}.py")
+        assert prov is not None and prov["lineage"] == "evo" and prov["evolve_round"] == r
+        assert prov["cumulative_tokens"] == [1000, 3000, 6000][r]
+        if r:
+            assert prov["parent"] == f"evo-v{r - 1}" and prov["strategy"] == "evolve"
+            assert prov["parent_sha256"] == agent_hash(agents / f"evo-v{r - 1}.py")
+    rows = list(csv.DictReader((work / "curve.csv").open(encoding="utf-8")))
+    assert [(r["round"], r["version"], r["cumulative_tokens"]) for r in rows] == [
+        ("0", "evo-v0", "1000"), ("1", "evo-v1", "3000"), ("2", "evo-v2", "6000")]
+    data = json.loads((work / "evolve.json").read_text(encoding="utf-8"))
+    assert len(data["curve"]) == 3 and data["field"] == ["honest", "naive"]
+    assert "evo-v2" in out.out and "curve.csv" in out.out
+
+    # the report of the final tournament: each version against its parent, and the curve
+    final = data["final"]
+    lineage = json.loads(report([final], "json"))["lineage"]
+    assert [(p["agent"], p["parent"], p["matches"]) for p in lineage["pairs"]] == [
+        ("evo-v1", "evo-v0", 2), ("evo-v2", "evo-v1", 2)]
+    (curve,) = lineage["curves"]
+    assert curve["lineage"] == "evo" and [p["round"] for p in curve["points"]] == [0, 1, 2]
+    assert [p["cumulative_tokens"] for p in curve["points"]] == [1000, 3000, 6000]
+    assert "Lineage evo: rating per round" in report([final], "table")
+
+    # a rerun continues: nothing is asked again
+    code = apdp(["codegen", "evolve", "--model", "m", "--base-url", server.url, "--name", "evo", "--rounds", "2",
+                 "--field", "honest,naive", "--agents-dir", str(agents), "--work", str(work), *EVOLVE_ARGS],
+                monkeypatch)
+    assert code == 0 and len(server.requests) == 3
+    assert list(csv.DictReader((work / "curve.csv").open(encoding="utf-8"))) == rows
+
+
+def test_evolve_in_self_play_from_a_start_agent(
+    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from apdp.study.evolve import EvolveSettings, evolve
+
+    server.reply(answer(version(500)))
+    server.reply(answer(version(200)))
+    settings = EvolveSettings(name="solo", rounds=2, agents_dir=tmp_path / "agents", work=tmp_path / "work",
+                              start="template", repairs=0, check=CHECK, tasks=3)
+    said: list[str] = []
+    result = evolve(settings, server.client(), say=said.append)
+    assert [v.name for v in result.versions] == ["template", "solo-v1", "solo-v2"]
+    assert [p["round"] for p in result.curve] == [0, 1, 2]
+    first = server.user_messages(0)[0]
+    assert "class Template" in first and "You are template." in first and "solo-mirror" in first
+    second = server.user_messages(1)[0]
+    assert "You are solo-v1." in second and "template" in second  # against its earlier versions
+    prov = read_provenance(tmp_path / "agents" / "solo-v1.py")
+    assert prov is not None and prov["parent"] == "template" and prov["cumulative_tokens"] == 0
+
+
+def test_evolve_bad_usage_is_one_line(server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["codegen", "evolve", "--model", "m", "--base-url", server.url, "--agents-dir", str(tmp_path / "a"),
+            "--work", str(tmp_path / "w")]
+    for extra in (["--name", "x", "--rounds", "0"], ["--name", "x", "--strategy", "improve"],
+                  ["--name", "bad name"], ["--name", "x", "--field", "honest,,naive"],
+                  ["--name", "x", "--start", "no-such-agent"]):
+        assert apdp([*base, *extra], monkeypatch) == 2, extra
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1].startswith("error: "), err
+    assert server.requests == []
+    (tmp_path / "a").mkdir(exist_ok=True)
+    (tmp_path / "a" / "mine-v0.py").write_text(version(100), encoding="utf-8")  # not a version: refused
+    assert apdp([*base, "--name", "mine"], monkeypatch) == 2
+    assert "no version of the evolution" in capsys.readouterr().err and server.requests == []
