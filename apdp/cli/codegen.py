@@ -297,7 +297,7 @@ def evolve_command(
     ] = None,
     agents_dir: AgentsDir = Path("agents"),
     force: Annotated[
-        bool, typer.Option(help="Start over: replace the versions and results of an earlier run.")
+        bool, typer.Option(help="Start over: make every version again (earlier results stay in the work folder).")
     ] = False,
     http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request.")] = 300.0,
     retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,

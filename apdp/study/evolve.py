@@ -19,7 +19,8 @@ Bradley-Terry: the curve (round, version, cumulative tokens, rating and its 95% 
 to ``curve.csv`` and ``evolve.json``.
 
 A rerun with the same name continues: a version the ledger vouches for as round r of this lineage is
-kept, and each tournament's store (named after the hashes of its agents) resumes; ``force`` starts over.
+kept, and each tournament's store (named after the hashes of its agents) resumes; ``force`` makes every
+version again (their tournaments then have other stores: nothing is deleted).
 """
 
 from __future__ import annotations
@@ -371,13 +372,15 @@ class Evolution:
         if s.strategy not in STRATEGIES or s.strategy in FROM_PARENT:
             raise UserError(f"--strategy {s.strategy!r} cannot make version 0; use one of "
                             f"{', '.join(x for x in STRATEGIES if x not in FROM_PARENT)}, or give --start AGENT")
-        if s.force and s.folder.is_dir():
-            shutil.rmtree(s.folder)
         self.result.work.mkdir(parents=True, exist_ok=True)
         s.agents_dir.mkdir(parents=True, exist_ok=True)
         with searched_first("APDP_AGENTS", s.agents_dir):
-            if s.start is not None and s.language is None:
-                self.lang = language(read_parent(s.start).language)
+            if s.start is not None:  # its source must be readable before anything runs
+                start = read_parent(s.start)
+                if s.language is not None and self.lang.name != start.language:
+                    raise UserError(f"--start {s.start} is a {start.language} agent: its versions are written in "
+                                    f"{start.language} (--language {start.language})")
+                self.lang = language(start.language)
             current = self._start()
             self.result.versions.append(current)
             for round in range(1, s.rounds + 1):

@@ -22,7 +22,6 @@ from apdp.codegen.parent import read_parent
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
 from tests.chat import ChatServer
-from tests.paths import TEMPLATE
 
 GOOD = '''\
 from apdp import Agent, Stop, plan_from_stops
@@ -96,9 +95,12 @@ def test_improve_a_python_agent(
     assert prov is not None and prov["strategy"] == "improve"
     assert prov["parent"] == "winner" and prov["parent_sha256"] == agent_hash(parent_file)
 
+    # a sidecar is no provenance: a hand-written agent claiming the parent has none
+    (agents / "claimer.py").write_text(version(500), encoding="utf-8")
+    (agents / "claimer.json").write_text(json.dumps({**prov, "model": "m"}), encoding="utf-8")
     # the report sets the child against its parent
     monkeypatch.setenv("APDP_AGENTS", str(agents))
-    assert apdp(["tournament", "--topology", "france", "--agents", "winner,child,template", "--tasks", "3",
+    assert apdp(["tournament", "--topology", "france", "--agents", "winner,child,claimer,template", "--tasks", "3",
                  "--seed", "1", "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet"], monkeypatch) == 0
     capsys.readouterr()
     from apdp.tournament.report import report
@@ -128,7 +130,6 @@ def test_improve_needs_a_parent_it_can_read(server: ChatServer, tmp_path: Path, 
     # a shipped baseline is a parent like any other
     honest = read_parent("honest")
     assert honest.language == "python" and "class" in honest.source and honest.sha256 == agent_hash(honest.path)
-    assert TEMPLATE.is_file()
 
 
 def test_improve_keeps_lineage_through_repairs(server: ChatServer, tmp_path: Path) -> None:
