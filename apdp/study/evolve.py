@@ -397,7 +397,10 @@ class Evolution:
                     continue
                 self.result.versions.append(version)
                 current = version
-            final = self._play([*(v.path for v in self.result.versions), *s.opponents], "final")
+            rated: list[Path | str] = [*(v.path for v in self.result.versions), *s.opponents]
+            if len(rated) < 2:  # self-play whose every later version was rejected
+                rated.append(self._mirror(current))
+            final = self._play(rated, "final")
         self._curve(final)
         return self.result
 

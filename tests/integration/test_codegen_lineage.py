@@ -251,3 +251,30 @@ def test_evolve_bad_usage_is_one_line(server: ChatServer, tmp_path: Path, monkey
     (tmp_path / "a" / "mine-v0.py").write_text(version(100), encoding="utf-8")  # not a version: refused
     assert apdp([*base, "--name", "mine"], monkeypatch) == 2
     assert "no version of the evolution" in capsys.readouterr().err and server.requests == []
+
+
+LAZY = version(100).replace(
+    "        first = plan_from_stops(self.topology, vehicles[0], stops)\n"
+    "        return [first] + [[] for _ in vehicles[1:]]",
+    "        return [[] for _ in vehicles]",
+)
+
+
+def test_evolve_moves_a_faulty_version_out_of_play_and_goes_on(server: ChatServer, tmp_path: Path) -> None:
+    from apdp.study.evolve import EvolveSettings, evolve
+
+    assert "return [[] for _ in vehicles]" in LAZY
+    server.reply(answer(version(700)))
+    server.reply(answer(LAZY))  # delivers nothing: an invalid plan, and no repair left
+    agents = tmp_path / "agents"
+    settings = EvolveSettings(name="lazy", rounds=1, agents_dir=agents, work=tmp_path / "work", repairs=0,
+                              check=CHECK, tasks=3)
+    said: list[str] = []
+    result = evolve(settings, server.client(), say=said.append)
+    assert [v.name for v in result.versions] == ["lazy-v0"] and result.rejected == [1]
+    assert [p["version"] for p in result.curve] == ["lazy-v0"]  # rated against a copy of itself
+    assert (agents / "rejected" / "lazy-v1.py").is_file() and not (agents / "lazy-v1.py").exists()
+    assert any("moved out of play" in line for line in said)
+    assert len(server.requests) == 2
+    again = evolve(settings, server.client(), say=said.append)  # the rerun asks nothing again
+    assert again.rejected == [1] and len(server.requests) == 2
