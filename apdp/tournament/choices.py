@@ -6,4 +6,4 @@ from __future__ import annotations
 #: Output formats of ``apdp report``.
 FORMATS = ("table", "markdown", "csv", "json", "html")
 #: The tables, in the order ``--table`` lists them; ``standings`` is the default.
-TABLES = ("standings", "networks", "groups", "grid", "pairs", "faults", "profits")
+TABLES = ("standings", "networks", "groups", "grid", "pairs", "faults", "profits", "lineage", "curves")

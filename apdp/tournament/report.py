@@ -312,7 +312,8 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
         networks = context.networks if context is not None and context.networks else None
         if networks is None and pooled:
             networks = {pooled[0].match.topology: stats}
-        return to_csv(tidy_table(table or "standings", stats, groups, networks)).rstrip("\n")
+        found = context.lineage if context is not None else None
+        return to_csv(tidy_table(table or "standings", stats, groups, networks, found)).rstrip("\n")
     if fmt == "json":
         return json.dumps(to_json(stats, pooled, group_by, context), indent=2)
     if fmt == "html":

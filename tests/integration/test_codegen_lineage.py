@@ -8,6 +8,7 @@ tiny (3 tasks, one network) and no test depends on time.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from pathlib import Path
@@ -206,6 +207,12 @@ def test_evolve_against_a_field_of_shipped_agents(
     assert curve["lineage"] == "evo" and [p["round"] for p in curve["points"]] == [0, 1, 2]
     assert [p["cumulative_tokens"] for p in curve["points"]] == [1000, 3000, 6000]
     assert "Lineage evo: rating per round" in report([final], "table")
+    curves = list(csv.DictReader(io.StringIO(report([final], "csv", table="curves"))))
+    assert [(r["lineage"], r["round"], r["agent"]) for r in curves] == [
+        ("evo", "0", "evo-v0"), ("evo", "1", "evo-v1"), ("evo", "2", "evo-v2")]
+    pairs = list(csv.DictReader(io.StringIO(report([final], "csv", table="lineage"))))
+    assert [(r["agent"], r["parent"], r["evolve_round"]) for r in pairs] == [("evo-v1", "evo-v0", "1"),
+                                                                            ("evo-v2", "evo-v1", "2")]
 
     # a rerun continues: nothing is asked again
     code = apdp(["codegen", "evolve", "--model", "m", "--base-url", server.url, "--name", "evo", "--rounds", "2",
