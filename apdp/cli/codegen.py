@@ -77,16 +77,33 @@ def _check_config(
     )
 
 
+Parent = Annotated[
+    str | None,
+    typer.Option(help="improve: the agent to improve (a name or a path; a Python file or a Java agent)."),
+]
+
+
 @codegen_app.command()
 def prompt(
-    strategy: Annotated[str, typer.Option(help="Prompt to render: a1 or a2.")] = "a1",
+    strategy: Annotated[str, typer.Option(help="Prompt to render: a1, a2 or improve.")] = "a1",
     out: Annotated[Path | None, typer.Option(help="Write the prompt here instead of stdout.")] = None,
     language: Language = "python",
+    parent: Parent = None,
 ) -> None:
-    """Render a generation prompt (the rules, the API, the template agent verbatim)."""
+    """Render a generation prompt (the rules, the API, the template agent verbatim; with --strategy
+    improve, the agent of --parent instead of the template, in its language)."""
     from apdp.codegen.languages import language as lang_of
 
-    rendered = lang_of(language).strategy_prompt(strategy.lower())
+    if strategy.lower() == "improve" or parent is not None:
+        from apdp.codegen.loop import improvement_prompt
+        from apdp.codegen.parent import read_parent
+
+        if strategy.lower() != "improve" or parent is None:
+            raise UserError("--parent goes with --strategy improve, and improve needs --parent AGENT")
+        improved = read_parent(parent)
+        rendered = improvement_prompt(lang_of(improved.language), improved)
+    else:
+        rendered = lang_of(language).strategy_prompt(strategy.lower())
     if out is None:
         sys.stdout.write(rendered.text)
         typer.echo(f"prompt {strategy} sha256 {rendered.sha256}", err=True)
@@ -109,8 +126,10 @@ def ingest(
     agents_dir: AgentsDir = Path("agents"),
     force: Annotated[bool, typer.Option(help="Replace a different agent of that name.")] = False,
     language: Language = "python",
+    parent: Parent = None,
 ) -> None:
-    """Extract the agent from a model's reply and write it with its provenance."""
+    """Extract the agent from a model's reply and write it with its provenance (with --parent, the
+    agent it improves: its name and hash, as of now)."""
     from apdp.codegen.languages import language as lang_of
     from apdp.codegen.prompts import PROMPT_STRATEGIES
 
@@ -122,6 +141,17 @@ def ingest(
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"cannot read reply {reply}: {exc}") from None
     lang = lang_of(language)
+    improved = None
+    if parent is not None:
+        from apdp.codegen.loop import improvement_prompt
+        from apdp.codegen.parent import read_parent
+
+        improved = read_parent(parent)
+        if improved.language != lang.name:
+            raise UserError(f"the parent {improved.name} is a {improved.language} agent: give --language "
+                            f"{improved.language}")
+        if prompt_hash is None and (strategy or "").lower() == "improve":
+            prompt_hash = improvement_prompt(lang, improved).sha256
     if prompt_hash is None and strategy is not None and strategy.lower() in PROMPT_STRATEGIES:
         prompt_hash = lang.strategy_prompt(strategy.lower()).sha256
     agent = lang.ingest(
@@ -133,6 +163,7 @@ def ingest(
         round=round,
         prompt_hash=prompt_hash,
         force=force,
+        extra=improved.lineage() if improved is not None else None,
     )
     typer.echo(f"wrote {agent.path} and {agent.sidecar.name}")
     typer.echo(f"check it with: apdp codegen check {agent.path}")
@@ -184,10 +215,7 @@ def run_command(
         typer.Option(help="OpenAI-compatible API base URL (default $OPENAI_BASE_URL or OpenAI)."),
     ] = None,
     strategy: Annotated[str, typer.Option(help="a1, a2, ir, cr, gen or improve.")] = "a1",
-    parent: Annotated[
-        str | None,
-        typer.Option(help="improve: the agent to improve (a name or a path; a Python file or a Java agent)."),
-    ] = None,
+    parent: Parent = None,
     rounds: Annotated[int, typer.Option(help="K: repairs per phase while the check fails.")] = 3,
     critic_model: Annotated[str | None, typer.Option(help="Critic model for cr (default: the generator).")] = None,
     name: Annotated[str | None, typer.Option(help="Agent name (default MODEL-STRATEGY).")] = None,

@@ -355,7 +355,7 @@ def _run(
     lang = settings.lang
     base = lang.strategy_prompt("a2" if strategy == "a2" else "a1")
     if settings.parent is not None:
-        base = improvement_prompt(settings)
+        base = improvement_prompt(lang, settings.parent, settings.results, settings.evolve_round)
     critic = critic or generator
     extra: dict[str, Any] = {"refine_rounds": settings.rounds, "language": lang.name}
     if settings.parent is not None:
@@ -421,16 +421,13 @@ def _run(
     return RunResult(ok, session.agent, session.report, session.round, transcript.path)
 
 
-def improvement_prompt(settings: RunSettings) -> Prompt:
-    """The first prompt of ``improve`` or ``evolve``: the problem, the parent's source and, for evolve,
-    the parent's results."""
-    parent = settings.parent
-    assert parent is not None
-    lang = settings.lang
+def improvement_prompt(lang: Language, parent: Parent, results: str | None = None,
+                       evolve_round: int | None = None) -> Prompt:
+    """The first prompt of ``improve`` (no ``results``) or of ``evolve`` (the parent's ``results`` in
+    the tournament of round ``evolve_round``): the problem, then the parent's source."""
     problem = problem_text(lang.strategy_prompt("a1"))
     code = parent.source.rstrip("\n")
-    if settings.strategy == EVOLVE:
-        assert settings.results is not None
-        return render(lang.prompt("evolve"), problem=problem, code=code, results=settings.results.rstrip("\n"),
-                      round=str(settings.evolve_round if settings.evolve_round is not None else ""))
+    if results is not None:
+        return render(lang.prompt("evolve"), problem=problem, code=code, results=results.rstrip("\n"),
+                      round="" if evolve_round is None else str(evolve_round))
     return render(lang.prompt("improve"), problem=problem, code=code)

@@ -285,3 +285,24 @@ def test_evolve_moves_a_faulty_version_out_of_play_and_goes_on(server: ChatServe
     assert len(server.requests) == 2
     again = evolve(settings, server.client(), say=said.append)  # the rerun asks nothing again
     assert again.rejected == [1] and len(server.requests) == 2
+
+
+def test_improve_by_hand_prompt_then_ingest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    prompt = tmp_path / "prompt.md"
+    assert apdp(["codegen", "prompt", "--strategy", "improve", "--parent", "honest", "--out", str(prompt)],
+                monkeypatch) == 0
+    text = prompt.read_text(encoding="utf-8")
+    assert "class Honest" in text and "# 6. The agent to improve" in text
+    reply = tmp_path / "reply.md"
+    reply.write_text(answer(version(50)), encoding="utf-8")
+    agents = tmp_path / "agents"
+    assert apdp(["codegen", "ingest", str(reply), "--name", "pasted", "--model", "chat", "--strategy", "improve",
+                 "--parent", "honest", "--agents-dir", str(agents)], monkeypatch) == 0
+    prov = read_provenance(agents / "pasted.py")
+    from apdp.codegen.prompts import prompt_hash
+
+    assert prov is not None and prov["parent"] == "honest" and prov["parent_sha256"] == read_parent("honest").sha256
+    assert prov["prompt_hash"] == prompt_hash(text)
+    assert apdp(["codegen", "prompt", "--strategy", "improve"], monkeypatch) == 2
+    assert "--parent" in capsys.readouterr().err
