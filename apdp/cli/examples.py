@@ -41,7 +41,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "codegen prompt": ("apdp codegen prompt --strategy a1 --out prompt.md",),
     "codegen ingest": ("apdp codegen ingest reply.md --name gpt-a1 --model gpt-x --strategy a1",),
     "codegen check": ("apdp codegen check gpt-a1",),
-    "codegen run": ("apdp codegen run --model M --base-url URL --strategy a1 --rounds 3 --name gen-a1",),
+    "codegen run": (
+        "apdp codegen run --model M --base-url URL --strategy a1 --rounds 3 --name gen-a1",
+        "apdp codegen run --model M --base-url URL --strategy improve --parent winner --name winner-2",
+    ),
+    "codegen evolve": (
+        "apdp codegen evolve --model M --base-url URL --name evo --rounds 5 --field naive,honest",
+        "apdp codegen evolve --model M --base-url URL --name evo --rounds 3 --start me   # self-play",
+    ),
     "study": ("apdp study run pilot.toml --out studies/pilot",),
     "study run": (
         "apdp study run pilot.toml --out studies/pilot",

@@ -7,7 +7,16 @@ Strategies (from the study):
 * ``ir``: A1, then once the agent is clean its scores are sent back with "would you like to improve
   anything, or shall we enter the tournament?"; a reply with code is checked again;
 * ``cr``: A1, then a critic model lists improvements to the clean agent and the generator implements
-  them.
+  them;
+* ``improve``: the problem (A1's sections 1 to 5) and an existing agent's source (the parent: any
+  Python agent file or Java agent with sources, :mod:`apdp.codegen.parent`), with a request to improve
+  it, as the study asked the best model to improve the tournament's winner;
+* ``evolve`` (one version of ``apdp codegen evolve``, :mod:`apdp.study.evolve`): the problem, the
+  parent (the previous version) and the results of the parent's tournament, never its opponents' code.
+
+An improved agent's provenance names its parent (``parent``, ``parent_sha256``: its name and its
+hash as tournaments store it) and, for evolve, its lineage's fields (``lineage``, ``evolve_round``,
+``cumulative_tokens``).
 
 Every round's agent is written to ``agents/NAME.py`` (with its provenance) and checked with
 :func:`apdp.testing.check_agent`; while the check fails, its report goes back to the model, at most
@@ -22,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,12 +45,18 @@ from apdp.codegen.client import ChatClient
 from apdp.codegen.extract import ExtractError
 from apdp.codegen.ingest import IngestedAgent
 from apdp.codegen.languages import Language, language
-from apdp.codegen.prompts import prompt_hash, render
+from apdp.codegen.parent import Parent
+from apdp.codegen.prompts import Prompt, problem_text, prompt_hash, render
 from apdp.codegen.usage import ModelCall, UsageLog
 from apdp.errors import UserError
 from apdp.files import open_new
 
-STRATEGIES = ("a1", "a2", "ir", "cr", "gen")
+#: The strategies of ``apdp codegen run`` (and of a study's generators).
+STRATEGIES = ("a1", "a2", "ir", "cr", "gen", "improve")
+#: The strategy of each version of ``apdp codegen evolve`` after the first.
+EVOLVE = "evolve"
+#: The strategies that start from a parent agent.
+FROM_PARENT = ("improve", EVOLVE)
 Say = Callable[[str], None]
 
 
@@ -104,6 +119,16 @@ class RunSettings:
     #: Checks an agent (:func:`apdp.check.gate.check_agent`'s signature); a study wraps it to run its
     #: generations' checks one at a time.
     checker: Callable[..., CheckReport] = check_agent
+    #: The agent to improve (``improve``, ``evolve``).
+    parent: Parent | None = None
+    #: ``evolve``: the parent's results in its round's tournament, as the model reads them, and the round.
+    results: str | None = None
+    evolve_round: int | None = None
+    #: More provenance fields of the agent (an evolve lineage's name, round...).
+    lineage: Mapping[str, Any] = field(default_factory=dict)
+    #: Tokens the agent's lineage spent before this run: its provenance's ``cumulative_tokens`` adds
+    #: this run's (None: no such field).
+    tokens_before: int | None = None
 
     @property
     def lang(self) -> Language:
@@ -207,7 +232,7 @@ class _Session:
             strategy=self.settings.strategy,
             round=self.round,
             prompt_hash=self.prompt_sha,
-            extra={**self.extra, **self.usage.provenance()},
+            extra={**self.extra, **self.spent()},
             force=True,
         )
         self.transcript.write({"event": "ingest", "round": self.round, "path": self.agent.path})
@@ -233,9 +258,16 @@ class _Session:
     def _on_match(self, outcome: MatchOutcome) -> None:
         self.say(f"  {outcome.summary()}")
 
+    def spent(self) -> dict[str, Any]:
+        """The provenance fields of the model usage so far (with ``cumulative_tokens`` in a lineage)."""
+        out = self.usage.provenance()
+        if self.settings.tokens_before is not None:
+            out["cumulative_tokens"] = self.settings.tokens_before + int(out["usage"]["total_tokens"])
+        return out
+
     def _mark(self, agent: IngestedAgent, ok: bool) -> None:
         """Record the check's verdict, and the model usage so far, in the sidecar."""
-        extra = {**agent.provenance.extra, **self.usage.provenance(), "check": "passed" if ok else "failed"}
+        extra = {**agent.provenance.extra, **self.spent(), "check": "passed" if ok else "failed"}
         marked = dataclasses.replace(agent.provenance, extra=extra)
         write_sidecar(agent.path, marked)
         record_generated(agent.path, marked)
@@ -254,7 +286,7 @@ class _Session:
             strategy=p.strategy,
             round=p.round,
             prompt_hash=p.prompt_hash,
-            extra={**p.extra, **self.usage.provenance(),
+            extra={**p.extra, **self.spent(),
                    "note": f"the improvement failed its check; round {p.round} kept"},
             force=True,
         )
@@ -287,8 +319,18 @@ def run(
     Raises UserError for bad settings, an agent name already taken (without ``force``), or a chat
     endpoint that cannot answer; the transcript keeps everything up to that point.
     """
-    if settings.strategy not in STRATEGIES:
+    if settings.strategy not in (*STRATEGIES, EVOLVE):
         raise UserError(f"unknown strategy {settings.strategy!r}; use one of {', '.join(STRATEGIES)}")
+    parent = settings.parent
+    if settings.strategy in FROM_PARENT and parent is None:
+        raise UserError(f"strategy {settings.strategy} improves an agent: give it with --parent AGENT")
+    if parent is not None and settings.strategy not in FROM_PARENT:
+        raise UserError(f"--parent is for --strategy improve, not {settings.strategy}")
+    if parent is not None and parent.language != settings.lang.name:
+        raise UserError(f"the parent {parent.name} is a {parent.language} agent: its child is written in "
+                        f"{parent.language} (--language {parent.language})")
+    if settings.strategy == EVOLVE and settings.results is None:
+        raise UserError("strategy evolve needs the parent's results (apdp codegen evolve sends them)")
     if settings.rounds < 0:
         raise UserError(f"--rounds must be >= 0, got {settings.rounds}")
     path = settings.lang.check_free(settings.name, settings.agents_dir, None, settings.force)
@@ -312,8 +354,13 @@ def _run(
     strategy = settings.strategy
     lang = settings.lang
     base = lang.strategy_prompt("a2" if strategy == "a2" else "a1")
+    if settings.parent is not None:
+        base = improvement_prompt(lang, settings.parent, settings.results, settings.evolve_round)
     critic = critic or generator
     extra: dict[str, Any] = {"refine_rounds": settings.rounds, "language": lang.name}
+    if settings.parent is not None:
+        extra.update(settings.parent.lineage())
+    extra.update(settings.lineage)
     usage = UsageLog()
     transcript.write(
         {
@@ -326,6 +373,8 @@ def _run(
             "language": lang.name,
             "prompt": base.template,
             "prompt_hash": base.sha256,
+            **({} if settings.parent is None else settings.parent.lineage()),
+            **settings.lineage,
         }
     )
     prompt_text, sha = base.text, base.sha256
@@ -370,3 +419,15 @@ def _run(
         }
     )
     return RunResult(ok, session.agent, session.report, session.round, transcript.path)
+
+
+def improvement_prompt(lang: Language, parent: Parent, results: str | None = None,
+                       evolve_round: int | None = None) -> Prompt:
+    """The first prompt of ``improve`` (no ``results``) or of ``evolve`` (the parent's ``results`` in
+    the tournament of round ``evolve_round``): the problem, then the parent's source."""
+    problem = problem_text(lang.strategy_prompt("a1"))
+    code = parent.source.rstrip("\n")
+    if results is not None:
+        return render(lang.prompt("evolve"), problem=problem, code=code, results=results.rstrip("\n"),
+                      round="" if evolve_round is None else str(evolve_round))
+    return render(lang.prompt("improve"), problem=problem, code=code)

@@ -97,3 +97,17 @@ def strategy_prompt(strategy: str, template_agent: Path | None = None) -> Prompt
         plan_timeout=f"{timeouts.plan:g}",
         memory_mb=str(Limits().memory_mb),
     )
+
+
+#: The heading where the A1 prompts stop describing the problem and the platform (the template follows).
+TEMPLATE_HEADING = "# 6. The template"
+
+
+def problem_text(a1: Prompt) -> str:
+    """The problem and the platform as the A1 prompt ``a1`` describes them (its sections 1 to 5), for
+    the prompts that send an agent to improve instead of the template."""
+    start = a1.text.find("# 1. ")
+    end = a1.text.find(TEMPLATE_HEADING)
+    if start < 0 or end < start:
+        raise AssertionError(f"prompt {a1.template} has no sections 1 to 5 before {TEMPLATE_HEADING!r}")
+    return a1.text[start:end].rstrip("\n")

@@ -15,7 +15,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +26,8 @@ from apdp.check.gate import check_agent
 from apdp.check.report import CheckReport
 from apdp.codegen.client import ChatError
 from apdp.codegen.ingest import default_name
-from apdp.codegen.loop import RunSettings, run
+from apdp.codegen.loop import FROM_PARENT, RunSettings, run
+from apdp.codegen.parent import Parent
 from apdp.errors import UserError
 from apdp.study.journal import CallsStopped, Journal, JournaledClient
 from apdp.study.manifest import Generator, Manifest
@@ -116,8 +117,11 @@ def transcript_summary(path: Path) -> dict[str, Any]:
 class Generations:
     """The generation of a study's missing agents; see the module docstring."""
 
-    def __init__(self, manifest: Manifest, out: Path, journal: Journal, scenario: str | None, say: Say) -> None:
+    def __init__(self, manifest: Manifest, out: Path, journal: Journal, scenario: str | None, say: Say,
+                 parents: Mapping[str, Parent] | None = None) -> None:
         self.manifest = manifest
+        #: The parent of each generator's ``improve`` (by model).
+        self.parents = dict(parents or {})
         self.out = out
         self.journal = journal
         self.check = check_config(manifest, scenario)
@@ -174,7 +178,8 @@ class Generations:
         critic = dataclasses.replace(client, model=job.generator.critic) if job.generator.critic else None
         settings = RunSettings(strategy=job.strategy, name=job.name, agents_dir=agent_dir(self.out),
                                rounds=self.manifest.rounds, check=self.check, force=True,
-                               language=self.manifest.language, checker=self._checker)
+                               language=self.manifest.language, checker=self._checker,
+                               parent=self.parents.get(job.generator.model) if job.strategy in FROM_PARENT else None)
         prefix = f"[{job.name}] "
         started = time.monotonic()
         outcome: dict[str, Any] = {"kind": "job", "job": job.id, "model": job.generator.model,

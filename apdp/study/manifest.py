@@ -45,6 +45,8 @@ class Generator(_Strict):
     samples: int = Field(default=1, ge=1, le=1000)
     #: The critic of ``cr`` (a model at the same endpoint; default: the generator).
     critic: str | None = None
+    #: The agent that ``improve`` improves (a shipped agent, a file relative to the manifest, a Java agent).
+    parent: str | None = Field(default=None, min_length=1)
     temperature: float | None = Field(default=None, ge=0, le=2)
     #: Seconds per HTTP request, retries on 5xx/429/connection errors, first retry delay.
     timeout: float = Field(default=300.0, gt=0)
@@ -69,6 +71,14 @@ class Generator(_Strict):
         if len(set(out)) != len(out):
             raise ValueError("a strategy is listed twice; list each once")
         return out
+
+    @model_validator(mode="after")
+    def _parent(self) -> Generator:
+        if "improve" in self.strategies and self.parent is None:
+            raise ValueError('strategy improve needs the agent to improve: add parent = "AGENT"')
+        if self.parent is not None and "improve" not in self.strategies:
+            raise ValueError('parent is for strategy improve: add "improve" to strategies, or remove parent')
+        return self
 
 
 class Timeouts(_Strict):
@@ -159,6 +169,7 @@ _HINTS = {
     "strategies": 'strategies = ["a1", "ir"]',
     "samples": "samples = 2",
     "price": "price = { prompt = 2.5, completion = 10.0 } (per million tokens)",
+    "parent": 'parent = "honest"',
 }
 
 

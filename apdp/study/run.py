@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apdp.agents.files import check_outside_agents
+from apdp.codegen.parent import Parent, read_parent
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.lookup import searched_first
 from apdp.study.funnel import funnel_csv, funnel_html, funnel_rows, funnel_text
 from apdp.study.generate import Generations, agent_dir, jobs_of, outcomes
 from apdp.study.journal import JOURNAL, CallBudgetSpent, Journal
-from apdp.study.manifest import Manifest
+from apdp.study.manifest import Manifest, ManifestError
 
 if TYPE_CHECKING:
     from apdp.tournament.run import RunSummary
@@ -74,6 +75,24 @@ def _scenario(manifest: Manifest, base: Path) -> str | None:
     return str(path if path.is_absolute() else (base / path).resolve())
 
 
+def _parents(manifest: Manifest, base: Path) -> dict[str, Parent]:
+    """The parent of each generator with ``improve``, by model; ManifestError (one line) for one that
+    cannot be read or is not in the manifest's language."""
+    out: dict[str, Parent] = {}
+    for g in manifest.generators:
+        if g.parent is None:
+            continue
+        try:
+            parent = read_parent(_resolve(g.parent, base))
+        except UserError as exc:
+            raise ManifestError(f"generator {g.model!r}: parent {g.parent!r}: {exc}") from None
+        if parent.language != manifest.language:
+            raise ManifestError(f"generator {g.model!r}: parent {g.parent!r} is a {parent.language} agent and the "
+                                f"study's language is {manifest.language}; set language = \"{parent.language}\"")
+        out[g.model] = parent
+    return out
+
+
 def _field(manifest: Manifest, journal: Journal, base: Path) -> list[str]:
     """The agents that play: the generated agents kept (clean, or any with ``include_faulty``), then
     the manifest's."""
@@ -102,12 +121,13 @@ def run_study(
     model calls of this run (the run then stops before the tournaments, and a rerun continues);
     ``retry_errors`` runs again the generations whose endpoint failed; ``jobs`` matches at once.
     """
+    parents = _parents(manifest, base)
     out.mkdir(parents=True, exist_ok=True)
     scenario = _scenario(manifest, base)
     result = StudyResult(out)
     journal = Journal(out / JOURNAL, max_calls=max_calls)
     try:
-        generations = Generations(manifest, out, journal, scenario, say)
+        generations = Generations(manifest, out, journal, scenario, say, parents)
         todo = generations.todo(retry_errors)
         wanted = len(jobs_of(manifest))
         say(f"generation: {wanted - len(todo)} of {wanted} agent(s) done already, {len(todo)} to make")

@@ -38,6 +38,7 @@ from apdp.tournament.groups import (
     label_function,
     stored_labels,
 )
+from apdp.tournament.lineage import Lineage, lineage
 from apdp.tournament.pool import Pool, load_pool
 from apdp.tournament.rating import SCALE
 from apdp.tournament.stats import (
@@ -80,6 +81,8 @@ class Context:
     referee_errors: list[dict[str, Any]] = field(default_factory=list)
     #: How many tournaments were pooled, in words (:func:`apdp.tournament.stats.tournaments_text`).
     summary: str = ""
+    #: Each child against its parent, and the evolve lineages' curves (:mod:`apdp.tournament.lineage`).
+    lineage: Lineage = field(default_factory=Lineage)
 
 
 def build(
@@ -96,6 +99,7 @@ def build(
     errors = pool.errors()
     stats = compute(pooled, errors=errors, bootstrap=resamples)
     context = Context(notes=list(pool.notes), summary=tournaments_text(pooled))
+    context.lineage = lineage(stats, pool.tournaments)
     context.referee_errors = [
         {"results": p.tournament[0], "topology": p.tournament[1], "seed": p.tournament[2], "match": p.match.match_id,
          "agents": list(p.match.agents), "reason": p.match.error}
@@ -233,6 +237,8 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
           _r(p.median), _r(p.max), p.faulted] for p in stats.profits],
     ))
+    if context is not None:
+        out += _lineage_sections(context.lineage)
     networks = context.networks if context is not None else {}
     for network, ns in networks.items():
         out.append(_standings_section(
@@ -245,6 +251,27 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         f"Standings: {summary}{on}, {stats.matches} matches\n({SCALE}; no interval under "
         f"{MIN_INTERVAL_MATCHES} matches)", stats
     ))
+    return out
+
+
+def _lineage_sections(found: Lineage) -> list[Section]:
+    """Each child against its parent, and each evolve lineage's rating per round."""
+    out: list[Section] = []
+    if found.pairs:
+        out.append((
+            "Lineage: each agent made from another (improve, evolve) against its parent: their head-to-head\n"
+            "(the child's W-D-L), and each one's win rate and rating over the whole report",
+            ["agent", "parent", "matches", "W", "D", "L", "win rate", "parent's", "rating", "parent's"],
+            [[p.agent, p.parent, p.matches, p.wins, p.draws, p.losses, f"{p.win_rate:.3f}",
+              f"{p.parent_win_rate:.3f}", round(p.rating), round(p.parent_rating)] for p in found.pairs],
+        ))
+    for name, points in found.curves.items():
+        out.append((
+            f"Lineage {name}: rating per round of evolution (tokens: spent on the lineage up to the version)",
+            ["round", "agent", "tokens", "rating", "95% CI", "win rate"],
+            [[p.round, p.agent, "-" if p.cumulative_tokens is None else p.cumulative_tokens, round(p.rating),
+              _interval(p.rating_low, p.rating_high), f"{p.win_rate:.3f}"] for p in points],
+        ))
     return out
 
 
@@ -277,6 +304,7 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
         "profits": [asdict(p) for p in stats.profits],
         "matches": [match_json(p) for p in pooled],
         "rating_scale": SCALE,
+        "lineage": (context.lineage if context is not None else Lineage()).to_json(),
         "notes": list(context.notes) if context is not None else [],
         "incomplete": list(context.incomplete) if context is not None else [],
         "referee_errors": list(context.referee_errors) if context is not None else [],
@@ -304,7 +332,8 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
         networks = context.networks if context is not None and context.networks else None
         if networks is None and pooled:
             networks = {pooled[0].match.topology: stats}
-        return to_csv(tidy_table(table or "standings", stats, groups, networks)).rstrip("\n")
+        found = context.lineage if context is not None else None
+        return to_csv(tidy_table(table or "standings", stats, groups, networks, found)).rstrip("\n")
     if fmt == "json":
         return json.dumps(to_json(stats, pooled, group_by, context), indent=2)
     if fmt == "html":

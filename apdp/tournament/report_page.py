@@ -43,6 +43,10 @@ _BODY = """\
   <p class="note" id="groups-note"></p>
   <div class="scroll"><table id="groups"></table></div>
   <h2>Model usage per agent</h2><div class="scroll"><table id="usage"></table></div></section>
+<section id="lineage-section" hidden><h2>Lineage</h2>
+  <p class="note">Each agent made from another (improve, evolve) against its parent: their head-to-head (the
+  child's wins, draws, losses), and each one's win rate and rating over the whole report.</p>
+  <div class="scroll"><table id="lineage"></table></div><div id="curves"></div></section>
 <section id="ratings-section"><h2>Ratings with 95% intervals</h2><svg id="ratings" class="chart"></svg></section>
 <section id="grid-section"><h2>Pairwise grid</h2>
   <p class="note">Wins-draws-losses of the row agent against the column agent, both sides pooled; the colour is

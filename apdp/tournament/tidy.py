@@ -3,7 +3,7 @@
 One table per CSV text: a header row of distinct column names, then one row per agent (per network
 and agent in ``networks``, per group in ``groups`` (its agents' names, how many they are in
 ``samples``, what its interval resampled in ``interval_from``), per ordered pair in ``grid`` and
-``pairs``).
+``pairs``, per child and parent in ``lineage``, per evolve lineage and version in ``curves``).
 Numbers are numbers (intervals as two columns, ``rating_low`` and ``rating_high``), never text; a
 figure with no meaning (an SD of one tournament, an interval over too few matches, a mean profit
 with every entry faulted: see :mod:`apdp.tournament.stats`) is an empty cell.
@@ -21,6 +21,7 @@ from apdp.errors import UserError
 from apdp.text import clean_line
 from apdp.tournament.choices import TABLES as TABLES  # the tables, in the order ``--table`` lists them
 from apdp.tournament.groups import Group
+from apdp.tournament.lineage import Lineage
 from apdp.tournament.stats import Standing, Statistics
 
 #: Columns of an agent's row in ``standings`` and ``networks`` (the JSON ``agents`` keys).
@@ -47,11 +48,13 @@ def tidy_table(
     stats: Statistics,
     groups: Sequence[Group] | None = None,
     networks: Mapping[str, Statistics] | None = None,
+    lineage: Lineage | None = None,
 ) -> Table:
     """The table ``name`` (one of TABLES) as (headers, rows).
 
     ``groups`` are the grouped standings (the ``groups`` table needs them); ``networks`` the
-    statistics of each network (default: every match is on one network, the pooled ones).
+    statistics of each network (default: every match is on one network, the pooled ones);
+    ``lineage`` the children and parents and the evolve curves (:mod:`apdp.tournament.lineage`).
     """
     if name not in TABLES:
         raise UserError(f"unknown table {name!r}; choose one of: {', '.join(TABLES)}")
@@ -73,6 +76,15 @@ def tidy_table(
             data = {**asdict(g), "agents": " ".join(g.agents)}
             rows.append([_number(data[c]) for c in columns])
         return columns, rows
+    found = lineage or Lineage()
+    if name == "lineage":
+        columns = ["agent", "parent", "matches", "wins", "draws", "losses", "win_rate", "parent_win_rate", "rating",
+                   "parent_rating", "lineage", "evolve_round"]
+        return columns, [[_number(asdict(p)[c]) for c in columns] for p in found.pairs]
+    if name == "curves":
+        columns = ["round", "agent", "cumulative_tokens", "rating", "rating_low", "rating_high", "win_rate"]
+        return ["lineage", *columns], [[lineage_name, *(_number(asdict(p)[c]) for c in columns)]
+                                       for lineage_name, points in found.curves.items() for p in points]
     order = [s.agent for s in stats.standings]
     if name == "grid":
         return ["agent", "opponent", "wins", "draws", "losses"], [

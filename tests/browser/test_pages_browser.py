@@ -399,6 +399,30 @@ def test_report_of_one_network_has_no_network_standings(browser: Any, tmp_path: 
     assert watched.errors == []
 
 
+def test_report_shows_children_against_parents_and_the_evolve_curve(browser: Any, tmp_path: Path) -> None:
+    synthetic_store(tmp_path / "results", 10_000, agents=3, networks=("france",))
+    data = json.loads(report([tmp_path / "results"], "json"))
+    assert data["lineage"] == {"pairs": [], "curves": []}  # no agent here was made from another
+    path = tmp_path / "report.html"
+    path.write_text(report_html(data))
+    assert not open_page(browser, path).page.locator("#lineage-section").is_visible()
+    a, b, c = (x["agent"] for x in data["agents"])
+    pair = {"agent": b, "parent": a, "matches": 6, "wins": 4, "draws": 0, "losses": 2, "win_rate": 0.6,
+            "parent_win_rate": 0.4, "rating": 1550.0, "parent_rating": 1450.0, "lineage": "evo", "evolve_round": 1}
+    points = [{"round": k, "agent": x, "cumulative_tokens": 1000 * (k + 1), "rating": 1400.0 + 100 * k,
+               "rating_low": None, "rating_high": None, "win_rate": 0.5} for k, x in enumerate((a, b, c))]
+    data["lineage"] = {"pairs": [pair], "curves": [{"lineage": "evo", "points": points}]}
+    path.write_text(report_html(data))
+    watched = open_page(browser, path)
+    page = watched.page
+    assert page.locator("#lineage-section").is_visible() and "Lineage" in page.inner_text("#toc")
+    assert page.locator("#lineage tbody tr").count() == 1
+    assert b in page.inner_text("#lineage") and a in page.inner_text("#lineage")
+    assert page.locator("#curves h3").inner_text() == "Lineage evo: rating per round"
+    assert page.locator("#curves tbody tr").count() == 3
+    assert watched.errors == []
+
+
 def test_the_filter_finds_a_seed_above_2_to_the_53(browser: Any, tmp_path: Path) -> None:
     seed = 3358432059346614871  # a JavaScript number would read 3358432059346615000
     assert seed > 2**53 and float(seed) != seed

@@ -210,3 +210,40 @@ def test_ctrl_c_keeps_every_answer_and_the_rerun_asks_only_the_rest(tmp_path: Pa
     assert len(asked) == len(set(asked)) == paid(out), "a call was paid twice"
     assert f"{paid(out) - interrupted} model call(s) made" in done.stdout
     assert json.loads((out / "report.json").read_text(encoding="utf-8"))["matches"]
+
+
+def test_a_study_improves_a_parent_and_reports_child_against_parent(tmp_path: Path, models: ChatServer) -> None:
+    path = tmp_path / "improve.toml"
+    path.write_text(f"""\
+name = "improve"
+networks = ["france"]
+tasks = 3
+timeouts = {{ bid = 1.0, plan = 3.0 }}
+agents = ["honest"]
+rounds = 0
+
+[check]
+tasks = 3
+opponents = ["template"]
+networks = ["france"]
+timeouts = {{ bid = 1.0, plan = 3.0 }}
+
+[[generator]]
+model = "m-good"
+base_url = "{models.url}"
+strategies = ["improve"]
+parent = "honest"
+""", encoding="utf-8")
+    out = tmp_path / "study"
+    done = apdp("study", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet")
+    assert done.returncode == 0, done.stderr + done.stdout
+    (request,) = models.requests
+    assert "class Honest" in request["messages"][0]["content"]  # the parent's code, sent to the model
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    (pair,) = report["lineage"]["pairs"]
+    assert (pair["agent"], pair["parent"], pair["matches"]) == ("m-good-improve-1", "honest", 2)
+
+    bad = path.read_text(encoding="utf-8").replace('parent = "honest"', 'parent = "nobody"')
+    path.write_text(bad, encoding="utf-8")
+    done = apdp("study", "run", str(path), "--out", str(tmp_path / "other"), "--quiet")
+    assert done.returncode == 2 and "parent 'nobody'" in done.stderr and len(models.requests) == 1

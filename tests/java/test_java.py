@@ -185,6 +185,80 @@ def test_codegen_generates_a_java_agent_and_feeds_the_compile_error_back(
     assert provenance["check"] == "passed"
 
 
+def _java_agent(name: str) -> str:
+    """The Java template as class ``name``."""
+    from apdp.codegen.java import JAVA_TEMPLATE
+
+    template = JAVA_TEMPLATE.read_text(encoding="utf-8")
+    assert "class AuctionTemplate" in template
+    return template.replace("class AuctionTemplate", f"class {name}")
+
+
+def test_codegen_improves_a_java_agent_installed_with_logist_add(
+    java_cache: Path, server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """improve with a Java parent: the prompt holds the parent's Java source, the child (Java) names
+    its parent, and the report sets them against each other."""
+    import json
+
+    from apdp.agents.files import agent_hash
+    from apdp.agents.java.install import add_agent
+    from apdp.agents.provenance import read_provenance
+    from apdp.codegen.java import JAVA_TEMPLATE
+    from apdp.codegen.loop import RunSettings, run
+    from apdp.codegen.parent import read_parent
+    from apdp.testing import CheckConfig
+    from apdp.tournament.config import make_config
+    from apdp.tournament.report import report
+    from apdp.tournament.run import run_tournament
+
+    agents = tmp_path / "agents"
+    add_agent(JAVA_TEMPLATE.parent.parent, "template.AuctionTemplate", name="java-parent", agents_dir=agents)
+    parent = read_parent(str(agents / "java-parent"))
+    assert parent.language == "java" and "class AuctionTemplate" in parent.source
+    server.reply(f"Improved:\n```java\n{_java_agent('Improved')}```")
+    check = CheckConfig(opponents=("naive",), topologies=("france",), tasks=3,
+                        timeouts={"setup": 10.0, "bid": 2.0, "plan": 5.0})
+    settings = RunSettings(strategy="improve", name="java-child", agents_dir=agents, rounds=0, check=check,
+                           language="java", parent=parent)
+    result = run(settings, server.client())
+    assert result.ok, result.report.text() if result.report else None
+    prompt = server.user_messages(0)[0]
+    assert "# 6. The agent to improve" in prompt and "public class AuctionTemplate" in prompt and "```java" in prompt
+    provenance = read_provenance(agents / "java-child")
+    assert provenance is not None and provenance["parent"] == "java-parent"
+    assert provenance["parent_sha256"] == agent_hash(agents / "java-parent") and provenance["language"] == "java"
+
+    monkeypatch.setenv("APDP_AGENTS", str(agents))
+    config = make_config(topology="france", agents=["java-parent", "java-child"], seed=1,
+                         overrides={"tasks": 3, "timeouts.setup": 10.0, "timeouts.bid": 2.0})
+    assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).played == 2
+    (pair,) = json.loads(report([tmp_path / "out"], "json"))["lineage"]["pairs"]
+    assert (pair["agent"], pair["parent"], pair["matches"]) == ("java-child", "java-parent", 2)
+
+
+def test_codegen_evolves_a_java_agent(java_cache: Path, server: ChatServer, tmp_path: Path) -> None:
+    """evolve in Java: version 0 from the A1 Java prompt, one round against honest, the results sent
+    back, version 1 a Java agent whose parent is version 0."""
+    from apdp.agents.provenance import read_provenance
+    from apdp.study.evolve import EvolveSettings, evolve
+    from apdp.testing import CheckConfig
+
+    server.reply(f"```java\n{_java_agent('First')}```")
+    server.reply(f"```java\n{_java_agent('Second')}```")
+    check = CheckConfig(opponents=("naive",), topologies=("france",), tasks=3,
+                        timeouts={"setup": 10.0, "bid": 2.0, "plan": 5.0})
+    settings = EvolveSettings(name="jevo", rounds=1, agents_dir=tmp_path / "agents", work=tmp_path / "work",
+                              opponents=("honest",), language="java", repairs=0, check=check, tasks=3,
+                              timeouts={"setup": 10.0, "bid": 2.0, "plan": 5.0})
+    result = evolve(settings, server.client())
+    assert [v.name for v in result.versions] == ["jevo-v0", "jevo-v1"] and len(result.curve) == 2
+    second = server.user_messages(1)[0]
+    assert "public class First" in second and "## Matches you lost" in second and "```java" in second
+    provenance = read_provenance(tmp_path / "agents" / "jevo-v1")
+    assert provenance is not None and provenance["parent"] == "jevo-v0" and provenance["evolve_round"] == 1
+
+
 def test_a_java_agents_attacks_gain_nothing(java_agents: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sandbox holds for a JVM too: a Java agent that tries to write outside its folder, read,
     see or kill the referee, reach the network or run a shell gets nothing, and plays on."""

@@ -54,6 +54,10 @@ def test_the_issue_s_manifest_is_valid(tmp_path: Path) -> None:
     (("rounds = 2", "rounds = 2\n[[generator]]\nmodel = \"gpt-x\"\nbase_url = \"http://h/v1\"\n"
                     "strategies = [\"a1\"]"), "model 'gpt-x' has two [[generator]] tables"),
     (("name = \"pilot\"", "name = pilot"), "is not valid TOML"),
+    (('strategies = ["a1", "ir"]', 'strategies = ["improve"]'),
+     "generator[1]: strategy improve needs the agent to improve: add parent = \"AGENT\""),
+    (('strategies = ["a1", "ir"]', 'strategies = ["a1"]\nparent = "honest"'),
+     "generator[1]: parent is for strategy improve"),
 ])
 def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     old, new = change
@@ -62,6 +66,13 @@ def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, change: tuple[s
         load(tmp_path, GOOD.replace(old, new, 1))
     text = str(caught.value)
     assert message in text and "\n" not in text, text
+
+
+def test_improve_takes_its_parent(tmp_path: Path) -> None:
+    manifest = load(tmp_path, GOOD.replace('strategies = ["a1", "ir"]', 'strategies = ["a1", "improve"]\n'
+                                                                        'parent = "honest"'))
+    (generator,) = manifest.generators  # type: ignore[attr-defined]
+    assert generator.parent == "honest" and generator.strategies == ["a1", "improve"]
 
 
 def test_a_missing_manifest_says_so(tmp_path: Path) -> None:

@@ -101,6 +101,28 @@ function agentName(name) {
       n(u.wins), n(u.win_rate, 3), n(u.tokens_per_win)]));
 })();
 
+/* ---------- lineage: children against parents, evolve curves ---------- */
+
+(function lineage() {
+  const found = R.lineage || { pairs: [], curves: [] };
+  if (!found.pairs.length && !found.curves.length) return;
+  document.getElementById("lineage-section").hidden = false;
+  const n = (x, d) => ({ text: x === null || x === undefined ? "-" : fmt(x, d || 0), cls: "num" });
+  fillTable(document.getElementById("lineage"), ["agent", "parent", "matches", "W", "D", "L", "win rate", "parent's win rate", "rating", "parent's rating"],
+    found.pairs.map((p) => [p.agent, p.parent, n(p.matches), n(p.wins), n(p.draws), n(p.losses), n(p.win_rate, 3),
+      n(p.parent_win_rate, 3), n(p.rating), n(p.parent_rating)]));
+  const box = document.getElementById("curves");
+  for (const curve of found.curves) {
+    box.appendChild(el("h3", {}, `Lineage ${curve.lineage}: rating per round`));
+    const table = el("table");
+    fillTable(table, ["round", "agent", "tokens", "rating", "95% low", "95% high", "win rate"],
+      curve.points.map((p) => [n(p.round), p.agent, n(p.cumulative_tokens), n(p.rating), n(p.rating_low), n(p.rating_high), n(p.win_rate, 3)]));
+    const scroll = el("div", { class: "scroll" });
+    scroll.appendChild(table);
+    box.appendChild(scroll);
+  }
+})();
+
 /* ---------- ratings with intervals ---------- */
 
 (function ratings() {
