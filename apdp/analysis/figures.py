@@ -128,7 +128,8 @@ def analyse_record(record: Mapping[str, Any], match_id: str = "") -> MatchAnalys
         _check_shape(parsed)
         topology = record_topology(dict(record))
         agents = tuple(_agent_figures(parsed, topology, i) for i in range(len(parsed.agents)))
-    except (_Unreadable, TopologyError, ValueError) as exc:
+    except (_Unreadable, TopologyError, ValueError, LookupError, ArithmeticError, AssertionError) as exc:
+        # whatever else a record the referee did not write could hold: one match unread, said so
         return MatchAnalysis(match_id, players, excluded="unreadable", reason=str(exc)[:200])
     return MatchAnalysis(match_id, players, agents)
 
@@ -142,6 +143,12 @@ def _check_shape(record: MatchRecord) -> None:
             raise _Unreadable(f"{size} {what} for {n} agents")
     if record.result.winner is not None and not 0 <= record.result.winner < n:
         raise _Unreadable(f"winner {record.result.winner} is no agent")
+    ids = [t.id for t in record.tasks]
+    auctioned = [a.task for a in record.auctions]
+    for what, seen in (("task", ids), ("auction of task", auctioned)):
+        if len(set(seen)) != len(seen):
+            twice = next(x for x in seen if seen.count(x) > 1)
+            raise _Unreadable(f"{what} {twice} is there twice")
     for k, auction in enumerate(record.auctions):
         if len(auction.bids) != n or (auction.winner is not None and not 0 <= auction.winner < n):
             raise _Unreadable(f"auction {k}: its bids or winner do not match the {n} agents")
