@@ -15,13 +15,18 @@ The network is a line, A -10- B -10- C -10- D. Company 0 has one vehicle at A, c
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from apdp.analysis.figures import analyse_record
+from apdp.analysis.run import analyse
 from apdp.analysis.summary import summarise, to_json, to_text
 from apdp.check.verify import verify_record
+from apdp.errors import UserError
+from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.store import STORE_FILE, ResultsStore
 
 pytestmark = pytest.mark.unit
 
@@ -176,3 +181,34 @@ def test_the_table_fits_a_terminal() -> None:
     text = to_text(summary)
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "+100.0%" in text and "+37.5%" in text
+
+
+def _store(folder: Path, records: list[dict[str, Any]]) -> Path:
+    """A results folder holding ``records`` (no configured field: its matches are the tournament)."""
+    store = ResultsStore.create_or_resume(folder, {"format": "apdp-tournament/1"}, b"k" * 32)
+    for k, record in enumerate(records):
+        store.add(MatchSpec("line", 1, k, tuple(record["agents"]) + (str(k),)), record)
+    store.close()
+    return folder
+
+
+def test_a_store_is_analysed_match_by_match(tmp_path: Path) -> None:
+    faulted = detour_match()
+    faulted["result"]["faults"] = [{"agent": 0, "kind": "invalid_plan", "phase": "plan", "task": None, "message": "x"}]
+    faulted["result"]["winner"] = 1
+    analysis = analyse([_store(tmp_path / "r", [detour_match(), faulted])])
+    assert (analysis.matches, analysis.faulted) == (1, 1)
+    planner = next(a for a in analysis.agents if a.agent == "planner")
+    assert (planner.planning_gap, planner.markup, planner.lost_on_planning, planner.faulted) == (1.0, 0.375, 1, 1)
+
+
+def test_what_is_no_store_or_holds_no_match_is_one_line_saying_so(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no tournament results here"):
+        analyse([tmp_path / "nothing"])
+    with pytest.raises(UserError, match="no finished matches in"):
+        analyse([_store(tmp_path / "empty", [])])
+    damaged = _store(tmp_path / "damaged", [detour_match()])
+    (damaged / STORE_FILE).write_bytes(b"not a database at all" * 100)
+    with pytest.raises(UserError) as raised:
+        analyse([damaged])
+    assert "\n" not in str(raised.value) and "not a readable results store" in str(raised.value)
