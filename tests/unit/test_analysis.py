@@ -187,7 +187,7 @@ def _store(folder: Path, records: list[dict[str, Any]]) -> Path:
     """A results folder holding ``records`` (no configured field: its matches are the tournament)."""
     store = ResultsStore.create_or_resume(folder, {"format": "apdp-tournament/1"}, b"k" * 32)
     for k, record in enumerate(records):
-        store.add(MatchSpec("line", 1, k, tuple(record["agents"]) + (str(k),)), record)
+        store.add(MatchSpec("line", k, k, tuple(record["agents"])), record)
     store.close()
     return folder
 
