@@ -32,11 +32,13 @@ from apdp.tournament.store import ResultsStore
 
 #: Records in flight per worker process.
 IN_FLIGHT = 4
+#: Seconds an analysis runs before, off a terminal, it prints where it is.
+QUIET_FOR = 3.0
 
 
 class AnalysisProgress:
-    """Matches analysed of all: rich's bar on a terminal, else a plain line every few matches, on
-    ``stream`` (stderr); nothing at all unless ``enabled``."""
+    """Matches analysed of all: rich's bar on a terminal, else a plain line every few matches once
+    the run has taken :data:`QUIET_FOR` seconds, on ``stream`` (stderr); nothing unless ``enabled``."""
 
     def __init__(self, total: int, enabled: bool = True, stream: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
@@ -60,6 +62,8 @@ class AnalysisProgress:
             self.bar.update(self.task, advance=1)
         elif self.lines and (self.done % self.every == 0 or self.done == self.total):
             elapsed = time.monotonic() - self.started
+            if elapsed < QUIET_FOR:
+                return
             eta = clock_text(eta_seconds(self.done, elapsed, self.total - self.done))
             self.stream.write(f"analysis: {self.done}/{self.total} matches, {clock_text(elapsed)} elapsed, ETA {eta}\n")
             self.stream.flush()

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tabulate import tabulate
+
 from apdp.analysis.figures import REFERENCE_ITERATIONS, ZERO_COST, AgentMatch, MatchAnalysis
 from apdp.tournament.report import WIDTH, fit_table
 
@@ -186,6 +188,14 @@ def headers_and_rows(analysis: Analysis) -> tuple[list[str], list[list[Any]]]:
              _money(a.left_on_table), _money(a.left_per_task), f"{a.lost} ({a.lost_on_planning})"]
             for a in analysis.agents]
     return headers, rows
+
+
+def to_markdown(analysis: Analysis) -> str:
+    """The table as a markdown section (``apdp report --format markdown --analysis``)."""
+    headers, rows = headers_and_rows(analysis)
+    notes = "".join(f"- Note: {n}\n" for n in analysis.notes)
+    table = tabulate(rows, [h.replace("\n", " ") for h in headers], tablefmt="github")
+    return f"## Bidding and planning: {summary_line(analysis)}\n{notes}\n{table}\n"
 
 
 def to_text(analysis: Analysis) -> str:
