@@ -159,7 +159,7 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
 
 
 def _percent(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:+.1f}%"
+    return "-" if x is None else f"{round(100 * x, 1) + 0.0:+.1f}%"  # + 0.0: no "-0.0%"
 
 
 def _money(x: float | None) -> str:

@@ -16,7 +16,7 @@ ANALYZE_FORMATS = ("table", "json")
 
 
 def analyze_command(
-    folders: Annotated[list[Path], typer.Argument(help="Results folders of `apdp tournament`.", metavar="RESULTS...")],
+    folders: Annotated[list[Path], typer.Argument(help="Results folders of `apdp tournament`.")],
     format: Annotated[str, typer.Option("--format", "-f", help="Output format: table or json.")] = "table",
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Matches analysed at once (default: one per core).")
