@@ -64,3 +64,15 @@ def test_the_table_and_its_mistakes(results: Path, tmp_path: Path) -> None:
     assert "no tournament results here" in missing.stderr
     bad = apdp("analyze", str(results), "--format", "xml")
     assert bad.returncode == 2 and "choose one of: table, json" in bad.stderr
+
+
+def test_the_report_adds_the_analysis_when_asked(results: Path) -> None:
+    plain = apdp("report", str(results))
+    assert plain.returncode == 0 and "Bidding and planning" not in plain.stdout
+    asked = apdp("report", str(results), "--analysis", "--jobs", "1")
+    assert asked.returncode == 0, asked.stderr
+    assert "Bidding and planning: 6 matches analysed" in asked.stdout and "detour-planner" in asked.stdout
+    data = json.loads(apdp("report", str(results), "--analysis", "--format", "json").stdout)
+    assert data["analysis"]["agents"] == _analysis(results)["agents"]
+    csv = apdp("report", str(results), "--analysis", "--format", "csv")
+    assert csv.returncode == 2 and "--analysis is for --format table, markdown, json or html" in csv.stderr
