@@ -20,3 +20,5 @@ JAVA = DATA / "java"
 INSTANCES = DATA / "pdp-instances.json"
 #: The clone's agent template (not the copy bundled in the package).
 TEMPLATE = ROOT / "agents" / "template.py"
+#: Agents ``apdp analyze`` is tested on: one that bids at its reference marginal cost, one that plans badly.
+ANALYSIS = DATA / "analysis"

@@ -20,7 +20,8 @@ from apdp.errors import UserError
 
 #: Subcommand modules, in the order ``apdp --help`` lists them.
 COMMAND_MODULES = (
-    "new", "match", "verify", "replay", "plan", "tournament", "report", "codegen", "study", "logist", "sandbox",
+    "new", "match", "verify", "replay", "plan", "tournament", "report", "analyze", "codegen", "study", "logist",
+    "sandbox",
 )
 
 app = typer.Typer(

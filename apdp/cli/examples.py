@@ -33,6 +33,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "report": (
         "apdp report results/* --format markdown",
         "apdp report results/study --group-by model,strategy",
+        "apdp report results/study --analysis --format html --out report.html",
+    ),
+    "analyze": (
+        "apdp analyze results/study",
+        "apdp analyze results/study --format json --out analysis.json --jobs 4",
     ),
     "codegen": (
         "apdp codegen prompt --strategy a1 --out prompt.md",

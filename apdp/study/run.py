@@ -5,8 +5,9 @@
 * ``journal.jsonl``: every model call answered and every generation finished (:mod:`apdp.study.journal`);
 * ``agents/``: the generated agents, their provenance sidecars, transcripts and the harness's ledger;
 * ``results/``: the results store of every tournament (one per network x seed), in one database;
-* ``report.json`` and ``report.html``: the report as ``apdp report --group-by model,strategy`` makes
-  it (each model and strategy's rating with an interval over its samples and matches), with the
+* ``report.json`` and ``report.html``: the report as ``apdp report --group-by model,strategy --analysis``
+  makes it (each model and strategy's rating with an interval over its samples and matches; ``analysis``:
+  each agent's bidding apart from its planning, :mod:`apdp.analysis`), with the
   generation funnel added (``funnel`` in the JSON, a section of the page);
 * ``funnel.csv``: the generation funnel (:mod:`apdp.study.funnel`).
 
@@ -149,7 +150,7 @@ def run_study(
         raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
                         "add agents = [...] to the manifest, or set include_faulty = true")
     _play(manifest, out, field_, scenario, result, jobs, progress, say)
-    _write_reports(out, result)
+    _write_reports(out, result, jobs, progress)
     return result
 
 
@@ -178,17 +179,22 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
                         "rerun the study to play them")
 
 
-def _write_reports(out: Path, result: StudyResult) -> None:
+def _write_reports(out: Path, result: StudyResult, jobs: int = 1, progress: bool = False) -> None:
+    from apdp.analysis.run import analyse
+    from apdp.analysis.summary import to_json, to_text
     from apdp.tournament.report import build, render
     from apdp.tournament.report_page import write_report_page
 
     stats, pooled, context = build([out / RESULTS], GROUP_BY)  # once: the bootstrap is most of the work
     data = json.loads(render(stats, pooled, "json", GROUP_BY, context))
     data["funnel"] = result.funnel
+    analysis = analyse([out / RESULTS], jobs=jobs, progress=progress)
+    data["analysis"] = to_json(analysis)
     write_atomically(out / "report.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     written = write_report_page(data, out / "report.html")
     page = written.path.read_text(encoding="utf-8")
     if "</main>" in page:  # the funnel, as a section of the page
         write_atomically(written.path, page.replace("</main>", funnel_html(result.funnel) + "</main>", 1))
-    result.report_text = render(stats, pooled, "table", GROUP_BY, context) + "\n\n" + funnel_text(result.funnel)
+    result.report_text = "\n\n".join((render(stats, pooled, "table", GROUP_BY, context), funnel_text(result.funnel),
+                                     to_text(analysis)))
 

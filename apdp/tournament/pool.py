@@ -308,7 +308,8 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
                 same.errors.setdefault(key, m)
     tournaments = list(kept.values())
     if not any(t.matches for t in tournaments):
-        raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}")
+        raise UserError(f"no finished matches in {', '.join(str(f) for f in folders)}: play its tournament first, "
+                        "or resume it (the same apdp tournament command and --out)")
     if disagreements and not mixed:
         raise UserError(
             f"cannot pool stores of one tournament whose results differ: "

@@ -5,7 +5,9 @@ the same figures; the page draws from it the study's table (and each network's, 
 several), the groups (with ``--group-by``: the agents behind each, their rating and its interval
 over agents and matches), the ratings with their 95% intervals, the pairwise grid as a heat map, the profit
 distributions, the faults by kind and every match, each with a link to its replay (written next to
-the page with ``replays``) or the ``apdp replay`` command that makes it.
+the page with ``replays``) or the ``apdp replay`` command that makes it. A report with an ``analysis``
+(``apdp report --analysis``, a study's report; :mod:`apdp.analysis`) also shows each agent's bidding
+and planning figures and a plot of its mean markup by auction.
 """
 
 from __future__ import annotations
@@ -54,6 +56,16 @@ _BODY = """\
 <section id="profits-section"><h2>Profit per match</h2>
   <p class="note">Box: quartiles; whiskers: min and max; dot: mean. An agent's matches where it faulted are
   left out.</p><svg id="profits" class="chart"></svg></section>
+<section id="analysis-section" hidden><h2>Bidding and planning</h2>
+  <p class="note"><span id="analysis-count"></span> Planning gap: the agent's plan cost over the cost of
+  apdp's reference plan of the tasks it won, minus 1. Markup: its bid over its own reference marginal cost
+  (cheapest insertion into the tasks it had won), minus 1 (abstentions and tasks that cost it nothing have
+  none). Left on table: the next-lowest bid minus its winning bid. Lost on planning: matches it lost that it
+  would have won or drawn with the reference plans and the same bids. Matches with a fault are left out.</p>
+  <div class="scroll"><table id="analysis"></table></div>
+  <h3>Mean markup by auction</h3>
+  <p class="note">Each agent's markup at each auction, averaged over its matches, on a log scale of bid over
+  marginal cost (0%: it bids its marginal cost).</p><svg id="markups" class="chart"></svg></section>
 <section id="faults-section"><h2>Faults by kind</h2><div id="faults"></div></section>
 <section id="matches-section"><h2>Matches</h2>
   <p class="note" id="replay-note"></p>
@@ -75,10 +87,14 @@ def replay_name(index: int, key: str) -> str:
 
 def page_data(report: dict[str, Any], title: str, replays: Sequence[str] | None = None) -> dict[str, Any]:
     """The page's data: the JSON report with each match's id (for ``apdp replay --match``), the
-    title, and the relative link to each match's replay (or None). Seeds are strings: a
+    title, and the relative link to each match's replay (or None); an ``analysis`` without its
+    figures of each match (the page shows each agent's). Seeds are strings: a
     JavaScript number rounds an integer above 2**53 (3358432059346614871 would read
     3358432059346615000 and the page's filter would not find it)."""
     matches = [{**_seeds_as_text(m), "match_id": match_id(m)} for m in report["matches"]]
+    analysis = report.get("analysis")
+    if isinstance(analysis, dict):  # the page draws the agents' figures, not those of each match
+        report = {**report, "analysis": {k: v for k, v in analysis.items() if k != "match_figures"}}
     return {**report, "matches": matches, "title": title, "replays": list(replays) if replays is not None else None,
             "referee_errors": [_seeds_as_text(e) for e in report.get("referee_errors", [])],
             "incomplete": [_seeds_as_text(e) for e in report.get("incomplete", [])]}

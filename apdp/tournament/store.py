@@ -302,7 +302,8 @@ class ResultsStore:
         path = folder / STORE_FILE
         _refuse_symlinks(path)
         if not path.is_file():
-            raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE})")
+            raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE}); give the folder that "
+                             "`apdp tournament --out DIR` wrote")
         writable = os.access(folder, os.W_OK) and os.access(path, os.W_OK)
         try:
             conn = _connect(path) if writable else _connect_read_only(path)

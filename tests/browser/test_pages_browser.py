@@ -276,6 +276,7 @@ def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pyt
     page.fill("#filter", "flaky")
     assert page.locator("#matches tbody tr").count() == 6
     assert page.inner_text("#match-count") == f"6 of {len(expected['matches'])} matches"
+    assert page.locator("#analysis-section").is_hidden()  # only with --analysis
     page.fill("#filter", "")
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, tmp_path, "report.png")
@@ -290,6 +291,50 @@ def test_report_table_equals_json(browser: Any, tmp_path: Path, monkeypatch: pyt
     assert replay.page.locator("#standing tbody tr").count() == 2
     assert first["agents"][0] in replay.page.inner_text("#title")
     assert replay.errors == []
+
+
+def test_report_with_analysis_shows_each_agents_figures_and_markups(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apdp.tournament.config import make_config
+    from apdp.tournament.run import run_tournament
+
+    config = make_config(topology="switzerland", agents=["honest", "naive", "exp-cost-fixed-bid"], seed=5,
+                         overrides={"tasks": 8})
+    results = tmp_path / "results"
+    assert run_tournament(config, results, jobs=2, progress=False).played == 6
+    data = tmp_path / "report.json"
+    assert apdp(["report", str(results), "--analysis", "--format", "json", "--out", str(data)], monkeypatch) == 0
+    expected = json.loads(data.read_text())["analysis"]
+    page_path = tmp_path / "report.html"
+    assert apdp(["report", str(results), "--analysis", "--format", "html", "--out", str(page_path)], monkeypatch) == 0
+
+    watched = open_page(browser, page_path)
+    page = watched.page
+    assert page.locator("#analysis-section").is_visible()
+    assert "Bidding and planning" in page.inner_text("#toc")
+    rows = page.locator("#analysis tbody tr")
+    assert rows.count() == len(expected["agents"]) == 3
+    for k, agent in enumerate(expected["agents"]):
+        row = rows.nth(k)
+        assert row.get_attribute("data-agent") == agent["agent"]
+        cells = row.locator("td")
+        assert number(cells.nth(1).inner_text()) == agent["matches"] == 4
+        for column, name in ((2, "planning_gap"), (3, "markup"), (4, "markup_median")):
+            shown = cells.nth(column)
+            if agent[name] is None:
+                assert shown.inner_text() == "-"
+            else:
+                assert float(shown.get_attribute("data-value")) == agent[name]
+                assert number(shown.inner_text().rstrip("%")) == pytest.approx(100 * agent[name], abs=0.051)
+    paths = page.locator("#markups path.series")
+    assert paths.count() == 3
+    for k, agent in enumerate(expected["agents"]):  # one point per auction with a markup
+        points = sum(1 for m in agent["markup_by_auction"] if m is not None)
+        assert paths.nth(k).get_attribute("d").count(",") == points
+    page.locator("#analysis-section").scroll_into_view_if_needed()
+    screenshot(page, tmp_path, "analysis.png")
+    assert watched.errors == []
 
 
 NETWORKS = ("france", "switzerland", "england", "netherlands")

@@ -143,6 +143,11 @@ def test_a_study_generates_plays_reports_and_a_rerun_does_nothing(tmp_path: Path
     assert {"m-good / a1", "m-fix / a1", "baseline"} <= groups, groups
     assert report["funnel"][0]["model"] == "m-good"
     assert 'id="funnel-section"' in (out / "report.html").read_text(encoding="utf-8")
+    analysis = report["analysis"]  # each agent's bidding apart from its planning (apdp analyze)
+    assert analysis["matches"] + analysis["faulted"] == 12
+    assert sorted(a["agent"] for a in analysis["agents"]) == sorted(a["agent"] for a in report["agents"])
+    assert all("planning_gap" in a and "markup" in a for a in analysis["agents"])
+    assert '"analysis"' in (out / "report.html").read_text(encoding="utf-8")
     requests = len(models.requests)
     assert paid(out) == requests - 2  # the slow model's two attempts were never answered
 

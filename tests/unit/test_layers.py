@@ -28,6 +28,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "check",                   # checking agents and records
     "codegen pages",           # the LLM harness; HTML pages
     "tournament",              # many matches, their store and reports
+    "analysis",                # why an agent wins: its bidding apart from its planning
     "study",                   # a whole study: generations, tournaments, funnel
     "cli",                     # the apdp command
     "__init__ testing",        # the faces users import

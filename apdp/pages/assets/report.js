@@ -237,6 +237,68 @@ function quantile(sorted, f) {
   return i + 1 < sorted.length ? sorted[i] + (sorted[i + 1] - sorted[i]) * (pos - i) : sorted[i];
 }
 
+/* ---------- bidding and planning (apdp analyze; with apdp report --analysis) ---------- */
+
+(function analysis() {
+  const A = R.analysis;
+  if (!A) return;
+  document.getElementById("analysis-section").hidden = false;
+  const colour = (a, i) => AGENT_COLOUR.get(a) || PALETTE[i % PALETTE.length];
+  const pct = (x) => (x === null || x === undefined ? "-" : `${x >= 0 ? "+" : ""}${fmt(100 * x, 1)}%`);
+  const num = (x, d) => ({ text: x === null || x === undefined ? "-" : fmt(x, d), cls: "num", value: x });
+  const left = [A.faulted ? `${A.faulted} with a fault` : "", A.referee_errors ? `${A.referee_errors} with a referee error` : "",
+    A.unreadable.length ? `${A.unreadable.length} unreadable` : ""].filter(Boolean);
+  document.getElementById("analysis-count").textContent =
+    `${A.matches} match${A.matches === 1 ? "" : "es"} analysed${left.length ? `; left out: ${left.join(", ")}` : ""}.`;
+  const rows = A.agents.map((a, i) => {
+    const tr = row([{ node: agentName(a.agent) }, num(a.matches, 0), { text: pct(a.planning_gap), cls: "num", value: a.planning_gap },
+      { text: pct(a.markup), cls: "num", value: a.markup }, { text: pct(a.markup_median), cls: "num", value: a.markup_median },
+      num(a.left_on_table, 0), num(a.left_per_task, 0), num(a.lost, 0), num(a.lost_on_planning, 0), num(a.faulted, 0)]);
+    tr.setAttribute("data-agent", a.agent);
+    tr.children[0].querySelector(".swatch").style.background = colour(a.agent, i);
+    return tr;
+  });
+  fillTable(document.getElementById("analysis"), ["agent", ...["matches", "planning gap", "mean markup", "median markup",
+    "left per match", "left per task", "lost", "lost on planning", "faulted"].map((h) => ({ text: h, cls: "num" }))], rows);
+
+  /* Mean markup by auction index, one line per agent, on a log scale of bid / marginal cost. */
+  const svg = document.getElementById("markups");
+  const ratio = (m) => Math.max(0.01, 1 + m);
+  const all = A.agents.flatMap((a) => a.markup_by_auction.filter((m) => m !== null).map(ratio));
+  const auctions = Math.max(1, ...A.agents.map((a) => a.markup_by_auction.length));
+  const box = { w: 900, h: 300, left: 60, right: 20, top: 10, bottom: 34 };
+  svg.setAttribute("viewBox", `0 0 ${box.w} ${box.h}`);
+  const lo = Math.log10(Math.min(0.5, ...all)), hi = Math.log10(Math.max(2, ...all));
+  const x = scale(1, Math.max(2, auctions), box.left, box.w - box.right);
+  const y = scale(lo, hi, box.h - box.bottom, box.top);
+  const g = svgEl("g", { class: "axes" });
+  for (const r of [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) {
+    const t = Math.log10(r);
+    if (t < lo || t > hi) continue;
+    g.appendChild(svgEl("line", { x1: box.left, x2: box.w - box.right, y1: y(t), y2: y(t), class: r === 1 ? "zero" : "grid" }));
+    g.appendChild(svgEl("text", { x: box.left - 4, y: y(t) + 3, "text-anchor": "end" }, pct(r - 1)));
+  }
+  for (const t of ticks(1, Math.max(2, auctions), 10)) {
+    g.appendChild(svgEl("text", { x: x(t), y: box.h - box.bottom + 13, "text-anchor": "middle" }, fmt(t, 0)));
+  }
+  g.appendChild(svgEl("text", { x: (box.left + box.w - box.right) / 2, y: box.h - 2, "text-anchor": "middle", class: "label" },
+    "auction (1: the first task)"));
+  svg.appendChild(g);
+  A.agents.forEach((a, i) => {
+    let path = "";
+    let pen = "M";
+    a.markup_by_auction.forEach((m, k) => {
+      if (m === null) { pen = "M"; return; }
+      path += `${pen}${x(k + 1).toFixed(1)},${y(Math.log10(ratio(m))).toFixed(1)} `;
+      pen = "L";
+    });
+    const line = svgEl("path", { d: path.trim() || "M0,0", class: "series", stroke: colour(a.agent, i), "data-agent": a.agent });
+    line.appendChild(svgEl("title", {}, `${a.agent}: mean markup ${pct(a.markup)}, median ${pct(a.markup_median)}`));
+    svg.appendChild(line);
+  });
+  svg.after(legend(A.agents.map((a) => a.agent), A.agents.map((a, i) => colour(a.agent, i))));
+})();
+
 /* ---------- faults by kind ---------- */
 
 (function faults() {
