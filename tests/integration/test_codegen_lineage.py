@@ -23,37 +23,7 @@ from apdp.codegen.parent import read_parent
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
 from tests.chat import ChatServer
-
-GOOD = '''\
-from apdp import Agent, Stop, plan_from_stops
-
-
-class Good(Agent):
-    """Cost-based bids; every task carried alone by the first vehicle."""
-
-    def bid(self, task):
-        vehicle = self.company.vehicles[0]
-        if task.weight > vehicle.capacity:
-            return None
-        km = self.topology.distance(task.pickup, task.delivery)
-        return km * vehicle.cost_per_km + MARGIN
-
-    def plan(self, vehicles, tasks):
-        stops = []
-        for task in tasks:
-            stops += [Stop.pickup(task), Stop.deliver(task)]
-        first = plan_from_stops(self.topology, vehicles[0], stops)
-        return [first] + [[] for _ in vehicles[1:]]
-'''
-
-
-def version(margin: int) -> str:
-    """A clean agent bidding its cost plus ``margin``."""
-    return GOOD.replace("MARGIN", f"{margin}.0").replace("class Good", f"class Margin{margin}")
-
-
-def answer(text: str, lang: str = "python") -> str:
-    return f"Here is the agent.\n\n```{lang}\n{text}```\n"
+from tests.replies import answer, version
 
 
 @pytest.fixture(autouse=True)

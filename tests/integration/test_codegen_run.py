@@ -21,28 +21,7 @@ from apdp.codegen.prompts import prompt_hash, strategy_prompt
 from apdp.errors import UserError
 from apdp.testing import CheckConfig
 from tests.chat import ChatServer
-
-GOOD = '''\
-from apdp import Agent, Stop, plan_from_stops
-
-
-class Good(Agent):
-    """Cost-based bids; every task carried alone by the first vehicle."""
-
-    def bid(self, task):
-        vehicle = self.company.vehicles[0]
-        if task.weight > vehicle.capacity:
-            return None
-        km = self.topology.distance(task.pickup, task.delivery)
-        return km * vehicle.cost_per_km + 500.0
-
-    def plan(self, vehicles, tasks):
-        stops = []
-        for task in tasks:
-            stops += [Stop.pickup(task), Stop.deliver(task)]
-        first = plan_from_stops(self.topology, vehicles[0], stops)
-        return [first] + [[] for _ in vehicles[1:]]
-'''
+from tests.replies import GOOD, answer
 
 BETTER = GOOD.replace("+ 500.0", "+ 400.0").replace("class Good", "class Better")
 
@@ -63,10 +42,6 @@ class Slow(Agent):
         return [[] for _ in vehicles]
 '''
 
-
-def answer(text: str) -> str:
-    """A model's reply with ``text`` in a fenced python block, as models write them."""
-    return f"Here is the agent.\n\n```python\n{text}```\n\nGood luck!"
 
 
 @pytest.fixture(autouse=True)

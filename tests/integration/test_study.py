@@ -23,16 +23,9 @@ import pytest
 
 from tests.chat import ChatServer, completion, serve_chat
 from tests.command import apdp
-from tests.integration.test_codegen_run import GOOD, answer
 from tests.paths import ROOT
+from tests.replies import GOOD, LAZY, USAGE, answer
 
-#: Hands in no plan: every task it won is undelivered.
-LAZY = GOOD.replace("class Good", "class Lazy").replace(
-    "        first = plan_from_stops(self.topology, vehicles[0], stops)\n"
-    "        return [first] + [[] for _ in vehicles[1:]]",
-    "        return [[] for _ in vehicles]",
-)
-USAGE = {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}
 #: ``m-wait`` answers once this is set: a test holds its calls in flight (set otherwise).
 RELEASE = threading.Event()
 RELEASE.set()
