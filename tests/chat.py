@@ -27,6 +27,10 @@ def completion(text: str, model: str = "scripted", usage: dict[str, int] | None 
     return json.dumps(body)
 
 
+#: Answers a request: its JSON body -> (status, body). It may sleep.
+Responder = Callable[[dict[str, Any]], tuple[int, str]]
+
+
 @dataclass
 class ChatServer:
     """A scripted chat-completions endpoint; each step is (status, body) or a reply text."""
@@ -35,8 +39,8 @@ class ChatServer:
     script: list[tuple[int, str]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
-    #: Answers a request when the script is empty: its JSON body -> (status, body). It may sleep.
-    responder: Callable[[dict[str, Any]], tuple[int, str]] | None = None
+    #: Answers a request when the script is empty.
+    responder: Responder | None = None
 
     def reply(self, text: str, model: str = "scripted", usage: dict[str, int] | None = None) -> None:
         self.script.append((200, completion(text, model, usage)))
@@ -54,9 +58,10 @@ class ChatServer:
 
 
 @contextmanager
-def serve_chat() -> Iterator[ChatServer]:
-    """A :class:`ChatServer` answering on loopback until the block ends."""
-    state = ChatServer(url="")
+def serve_chat(responder: Responder | None = None) -> Iterator[ChatServer]:
+    """A :class:`ChatServer` answering on loopback until the block ends (by ``responder`` when its
+    script is exhausted)."""
+    state = ChatServer(url="", responder=responder)
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:

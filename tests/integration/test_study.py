@@ -50,8 +50,7 @@ def respond(request: dict[str, Any]) -> tuple[int, str]:
 
 @pytest.fixture
 def models() -> Iterator[ChatServer]:
-    with serve_chat() as chat:
-        chat.responder = respond
+    with serve_chat(respond) as chat:
         yield chat
 
 
@@ -212,26 +211,9 @@ def test_ctrl_c_keeps_every_answer_and_the_rerun_asks_only_the_rest(tmp_path: Pa
 
 def test_a_study_improves_a_parent_and_reports_child_against_parent(tmp_path: Path, models: ChatServer) -> None:
     path = tmp_path / "improve.toml"
-    path.write_text(f"""\
-name = "improve"
-networks = ["france"]
-tasks = 3
-timeouts = {{ bid = 1.0, plan = 3.0 }}
-agents = ["honest"]
-rounds = 0
-
-[check]
-tasks = 3
-opponents = ["template"]
-networks = ["france"]
-timeouts = {{ bid = 1.0, plan = 3.0 }}
-
-[[generator]]
-model = "m-good"
-base_url = "{models.url}"
-strategies = ["improve"]
-parent = "honest"
-""", encoding="utf-8")
+    path.write_text(manifest(models.url).split("[[generator]]")[0] + (
+        f'[[generator]]\nmodel = "m-good"\nbase_url = "{models.url}"\nstrategies = ["improve"]\nparent = "honest"\n'
+    ), encoding="utf-8")
     out = tmp_path / "study"
     done = apdp("study", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet")
     assert done.returncode == 0, done.stderr + done.stdout

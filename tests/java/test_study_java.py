@@ -35,8 +35,7 @@ def respond(request: dict[str, Any]) -> tuple[int, str]:
 
 @pytest.fixture
 def models() -> Iterator[ChatServer]:
-    with serve_chat() as chat:
-        chat.responder = respond
+    with serve_chat(respond) as chat:
         yield chat
 
 
