@@ -32,6 +32,7 @@ from typing import Literal
 
 from apdp.agents.discovery import AgentNameConflict, AgentNotFound, find_agent
 from apdp.agents.files import copy_tree_of, regular_file_within
+from apdp.agents.java.archive import archive_option, ensure_archive
 from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
@@ -43,10 +44,13 @@ from apdp.errors import UserError
 #: The first line of an agent.toml written here: such a folder may be replaced by a new install.
 MARKER = "# apdp logist agent"
 #: The JVM's options: one collector thread, no shared-memory statistics file, the JVM's own
-#: messages and logs on standard error (standard output carries the protocol), no display.
+#: messages and logs on standard error (standard output carries the protocol), no display, and the
+#: agent's class data archive where there is one (apdp.agents.java.archive; none, or one the JVM
+#: cannot use, is passed over in silence).
 JVM_OPTIONS = (
     "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
-    "-Xlog:all=warning:stderr", "-Xshare:auto", "-Djava.awt.headless=true",
+    "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr", "-Xshare:auto", archive_option(),
+    "-Djava.awt.headless=true",
 )
 _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
@@ -374,6 +378,10 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
         _swap(staging, target)
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
+    if compile_now or origin.kind != "sources":  # otherwise its first match builds it, then the archive
+        why = ensure_archive(read_program(target))
+        if why is not None:
+            notes.append(f"{name}: {why}; its JVM starts without one, slower")
     return LogistAgent(name, target, origin.class_name, tuple(notes))
 
 
