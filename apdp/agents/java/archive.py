@@ -102,9 +102,10 @@ def _key(launch: _Launch, folder: Path) -> dict[str, object]:
     java = os.path.realpath(launch.java)
     jvm = Path(java).parent.parent / "lib" / "server" / "libjvm.so"
     st = os.stat(jvm) if jvm.exists() else os.stat(java)
+    host = os.stat(launch.host)  # the JVM checks the jar's size and time as well as its path
     return {
         "java": java, "jvm": [st.st_size, st.st_mtime_ns], "options": launch.options,
-        "folder": os.path.realpath(folder), "host": _digest(launch.host),
+        "folder": os.path.realpath(folder), "host": _digest(launch.host), "host_file": [host.st_size, host.st_mtime_ns],
     }
 
 
@@ -128,8 +129,9 @@ def _usable(archive: Path, recorded: dict[str, object] | None, key: dict[str, ob
 
 
 def _remove(*paths: Path) -> None:
+    """Remove these files; what is not a file (a folder put there) is left, and the JVM passes it over."""
     for path in paths:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
             path.unlink()
 
 
@@ -137,7 +139,14 @@ def ensure_archive(program: AgentProgram) -> str | None:
     """Make sure a Java agent's archive is usable, or absent: made now if missing, damaged or made
     from something else (and apdp may make it), removed where it cannot be made. Returns why there
     is none (one line), or None when it is there or the agent asks for none (any agent that is not
-    a Logist agent installed by this apdp)."""
+    a Logist agent installed by this apdp). Never raises: without an archive the agent still plays."""
+    try:
+        return _ensure(program)
+    except OSError as exc:
+        return f"no class data archive: {exc.strerror or exc}"
+
+
+def _ensure(program: AgentProgram) -> str | None:
     launch = _Launch(program)
     if not launch.ok:
         return None
