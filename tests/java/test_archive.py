@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,11 +87,23 @@ def test_the_archive_is_made_again_when_the_host_jar_changes(agents: Path, makes
     assert makes == [folder] and archive_path(folder).is_file()
     _plays(folder)
     assert makes == [folder]
-    # a host jar that is not the one apdp compiled is never run outside the sandbox: no archive
-    jar.write_bytes(jar.read_bytes() + b"\0")
+    # nothing of an agent's own is run outside the sandbox: with options of its own, or a host jar
+    # that is not the one apdp compiled, it gets no archive, and still plays
+    toml = folder / "agent.toml"
+    original = toml.read_text()
+    toml.write_text(original.replace('"-XX:+UseSerialGC", ', '"-XX:+UseSerialGC", "-XX:OnError=touch {dir}/x", '))
+    why = ensure_archive(read_program(folder))
+    assert why is not None and "options are not apdp's" in why and not archive_path(folder).exists()
+    toml.write_text(original)
+    with zipfile.ZipFile(jar) as old, zipfile.ZipFile(folder / "other.jar", "w") as new:
+        for entry in old.infolist():
+            new.writestr(entry, old.read(entry))
+        new.writestr("extra.txt", "not apdp's")
+    os.replace(folder / "other.jar", jar)
     why = ensure_archive(read_program(folder))
     assert why is not None and "not the one this apdp compiled" in why
     assert not archive_path(folder).exists()
+    _plays(folder)
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "missing", "a folder"])

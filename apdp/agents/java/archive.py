@@ -6,9 +6,11 @@ JDK 17 ties an archive to the absolute paths of the class path it was made with,
 is made per agent folder, for its own copy of the host: ``.build/apdp-logist-host.jsa``, beside a
 key file that says what it was made from (the host jar's digest, the JVM and its options, the
 folder's path) and the archive's own digest. The archive is made, outside the sandbox, only by
-running apdp's own code: the JVM named by the agent's command runs the host jar alone, the one
-apdp compiled (a jar of the agent's folder that differs from it is never run here), playing
-:file:`Rehearsal.java` through a short match; none of the agent's classes is on its class path.
+running apdp's own code: the JDK apdp uses (:func:`apdp.agents.java.jdk.find_jdk`), with apdp's own
+JVM options (:mod:`apdp.agents.java.jvm`), runs the host jar alone, the one apdp compiled, playing
+:file:`Rehearsal.java` through a short match; none of the agent's classes is on its class path, and
+nothing of its agent.toml is run: an agent whose command names another JVM, other options or a
+host jar that differs from apdp's gets no archive.
 
 Before each match the referee checks the key (:func:`ensure_archive`): an archive that is missing,
 damaged or made from another host jar, JVM or folder is made again (once: a failure is
@@ -25,12 +27,16 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
 from apdp.agents.java.host import HOST_JAR, MAIN_CLASS, cache_root, sources_digest
+from apdp.agents.java.jdk import find_jdk
+from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.program import BUILD_DIR, AgentProgram, BuildLock
+from apdp.errors import UserError
 
 #: The archive's file name, in the agent's build folder.
 ARCHIVE_FILE = "apdp-logist-host.jsa"
@@ -64,8 +70,13 @@ def enabled() -> bool:
 
 
 def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb", buffering=0) as f:
+    """The SHA-256 of a regular file, read without following a link or waiting on a FIFO (OSError
+    for anything else)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        h = hashlib.sha256()
         while chunk := f.read(1 << 20):
             h.update(chunk)
     return h.hexdigest()
@@ -123,7 +134,7 @@ def _usable(archive: Path, recorded: dict[str, object] | None, key: dict[str, ob
     if recorded is None or recorded.get("made_from") != key or not recorded.get("archive"):
         return False
     try:
-        return os.path.isfile(archive) and not os.path.islink(archive) and _digest(archive) == recorded["archive"]
+        return _digest(archive) == recorded["archive"]
     except OSError:
         return False
 
@@ -185,12 +196,21 @@ def _write_key(path: Path, record: dict[str, object]) -> None:
 
 
 def _make(launch: _Launch, folder: Path, archive: Path, key: dict[str, object]) -> str | None:
-    """Make the archive by playing the rehearsal with the host jar alone; why not, or None."""
+    """Make the archive by playing the rehearsal with the host jar alone; why not, or None. Only
+    apdp's own JDK, options and host jar are run here, outside the sandbox."""
     if key["host"] not in _trusted_host_digests():
         return "no class data archive: the agent's host jar is not the one this apdp compiled (reinstall it)"
+    if launch.options != list(OPTIONS):
+        return "no class data archive: the agent's JVM options are not apdp's (reinstall it)"
+    try:
+        java = find_jdk().java
+    except UserError as exc:
+        return f"no class data archive: {exc}"
+    if os.path.realpath(java) != key["java"]:
+        return f"no class data archive: the agent's JVM is not the JDK apdp uses ({java}; reinstall it)"
     partial = archive.with_name(f".{ARCHIVE_FILE}.{os.getpid()}.tmp")
     _remove(partial)
-    command = [launch.java, *launch.options, f"-XX:ArchiveClassesAtExit={partial}", "-cp", str(launch.host),
+    command = [str(java), *OPTIONS, f"-XX:ArchiveClassesAtExit={partial}", "-cp", str(launch.host),
                MAIN_CLASS, REHEARSAL_CLASS, "rehearsal"]
     environment = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "APDP_READY_LINE": "1"}
     try:

@@ -37,21 +37,15 @@ from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
 from apdp.agents.java.jdk import Jdk, find_jdk
+from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
 from apdp.errors import UserError
 
 #: The first line of an agent.toml written here: such a folder may be replaced by a new install.
 MARKER = "# apdp logist agent"
-#: The JVM's options: one collector thread, no shared-memory statistics file, the JVM's own
-#: messages and logs on standard error (standard output carries the protocol), no display, and the
-#: agent's class data archive where there is one (apdp.agents.java.archive; none, or one the JVM
-#: cannot use, is passed over in silence).
-JVM_OPTIONS = (
-    "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
-    "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr", "-Xshare:auto", archive_option(),
-    "-Djava.awt.headless=true",
-)
+#: The JVM's options (apdp.agents.java.jvm), then its class data archive's (apdp.agents.java.archive).
+JVM_OPTIONS = (*OPTIONS, archive_option())
 _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
