@@ -1,10 +1,11 @@
 """Per-match time of a trivial Java-versus-Java match, with apdp's speed-ups for Java agents (the
-agent's class data archive, the JIT's thresholds for short runs) and without them (the JVM options
-of apdp 0.2, no archive), next to a Python-versus-Python one, in one run: agents that answer at once
-(bench/instant_agent.py and its Java twin bench/java/bench/Instant.java, installed with apdp logist
-add into a temporary folder), 50 tasks, sandbox on, interleaved match by match. Also the agents'
-setup, a Java agent's start (its JVM's, in the sandbox, until the host's ready line: not counted in
-setup) and the CPU time of a match (the referee's and its agents', as the records count it).
+agent's class data archive, G1 with the JDK's archived module graph, the JIT's thresholds for short
+runs) and without them (the JVM options of apdp 0.2, no archive), next to a Python-versus-Python
+one, in one run: agents that answer at once (bench/instant_agent.py and its Java twin
+bench/java/bench/Instant.java, installed with apdp logist add into a temporary folder), 50 tasks,
+sandbox on, interleaved match by match. Also the agents' setup, a Java agent's start (its JVM's, in
+the sandbox, until the host's ready line: not counted in setup) and the CPU time of a match (the
+referee's and its agents', as the records count it).
 
     python bench/java_match.py [--matches 20] [--topology france]
 """
@@ -20,29 +21,30 @@ import tempfile
 import time
 from pathlib import Path
 
-from apdp.agents.java.archive import ARCHIVE_FILE, KEY_FILE, OPTION
+from apdp.agents.java.archive import ARCHIVE_FILE, KEY_FILE
 from apdp.agents.java.install import add_agent
-from apdp.agents.java.jvm import JIT_OPTIONS
 from apdp.agents.program import BUILD_DIR, PROGRAM_FILE
 from apdp.referee.match import play_match
 from apdp.scenario import load_scenario
 
 HERE = Path(__file__).parent
 PYTHON = str(HERE / "instant_agent.py")
-#: What a Java agent's JVM had before the speed-ups (apdp 0.2): its options are those less these.
-SPEED_UPS = (*JIT_OPTIONS, "-Xlog:cds*=off:stderr")
+#: A Java agent's JVM options before the speed-ups (apdp 0.2): no class data archive, the serial
+#: collector (without the JDK's archived module graph), the JVM's own JIT thresholds.
+BEFORE = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
+          "-Xlog:all=warning:stderr", "-Xshare:auto", "-Djava.awt.headless=true")
 
 
 def without_speed_ups(agent: Path, copy: Path) -> str:
-    """A copy of an installed Java agent whose JVM runs as before the speed-ups: no archive, the
-    JVM's own JIT thresholds."""
+    """A copy of an installed Java agent whose JVM runs as before the speed-ups (:data:`BEFORE`)."""
     shutil.copytree(agent, copy, symlinks=True)
     toml = copy / PROGRAM_FILE
     lines = []
     for line in toml.read_text(encoding="utf-8").splitlines():
         if line.startswith("command = "):
-            command = [a for a in json.loads(line.removeprefix("command = "))
-                       if a not in SPEED_UPS and not a.startswith(OPTION)]
+            command = json.loads(line.removeprefix("command = "))
+            java = next(i for i, a in enumerate(command) if a.endswith("/java"))
+            command[java + 1:command.index("-cp")] = BEFORE
             line = "command = " + json.dumps(command)
         lines.append(line)
     toml.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -96,7 +98,8 @@ def main() -> None:
     now, was = statistics.median(times["java vs java, now"]), statistics.median(times["java vs java, before"])
     python = statistics.median(times["python vs python"])
     print(f"java vs java: {was / now:.2f}x faster than before; {now / python:.1f}x python's match "
-          f"(before: {was / python:.1f}x). Before: no class data archive, the JVM's own JIT thresholds.")
+          f"(before: {was / python:.1f}x). Before: no class data archive, the serial collector, the JVM's "
+          "own JIT thresholds.")
 
 
 if __name__ == "__main__":

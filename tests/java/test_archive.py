@@ -91,7 +91,7 @@ def test_the_archive_is_made_again_when_the_host_jar_changes(agents: Path, makes
     # that is not the one apdp compiled, it gets no archive, and still plays
     toml = folder / "agent.toml"
     original = toml.read_text()
-    toml.write_text(original.replace('"-XX:+UseSerialGC", ', '"-XX:+UseSerialGC", "-XX:OnError=touch {dir}/x", '))
+    toml.write_text(original.replace('"-XX:-UsePerfData", ', '"-XX:-UsePerfData", "-XX:OnError=touch {dir}/x", '))
     why = ensure_archive(read_program(folder))
     assert why is not None and "options are not apdp's" in why and not archive_path(folder).exists()
     toml.write_text(original)
