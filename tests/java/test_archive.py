@@ -66,6 +66,15 @@ def test_the_archive_is_made_at_install_and_used_by_every_match(agents: Path, ma
     assert makes == [] and os.stat(path).st_ino == made.st_ino  # the same file: not made again
 
 
+def test_an_agent_installed_into_a_relative_folder_gets_its_archive(
+        tmp_path: Path, java_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from apdp.agents.java.install import add_agent
+
+    monkeypatch.chdir(tmp_path)
+    installed = add_agent(SOURCES, "demo.Plain", name="plain", agents_dir=Path("agents"))
+    assert installed.notes == () and archive_path(tmp_path / "agents" / "plain").is_file()
+
+
 def test_a_second_agent_has_its_own_archive_and_leaves_the_firsts_alone(agents: Path, makes: list[Path]) -> None:
     from apdp.agents.java.install import add_agent
 

@@ -32,6 +32,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from apdp.agents.identity import apdp_version
 from apdp.agents.java.host import HOST_JAR, MAIN_CLASS, cache_root, sources_digest
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.jvm import OPTIONS
@@ -105,7 +106,10 @@ class _Launch:
         self.java = java[0] if self.ok else ""
         self.options = [a for a in command[command.index(self.java) + 1:cp] if not a.startswith(OPTION)] \
             if self.ok else []
-        self.host = program.folder / "lib" / HOST_JAR
+        #: The agent's folder, whole (the archive is made from another working folder); the JVM
+        #: knows a jar by its file, whatever path names it.
+        self.folder = Path(os.path.realpath(program.folder))
+        self.host = self.folder / "lib" / HOST_JAR
 
 
 def _key(launch: _Launch, folder: Path) -> dict[str, object]:
@@ -115,7 +119,7 @@ def _key(launch: _Launch, folder: Path) -> dict[str, object]:
     st = os.stat(jvm) if jvm.exists() else os.stat(java)
     host = os.stat(launch.host)  # the JVM checks the jar's size and time as well as its path
     return {
-        "java": java, "jvm": [st.st_size, st.st_mtime_ns], "options": launch.options,
+        "apdp": apdp_version(), "java": java, "jvm": [st.st_size, st.st_mtime_ns], "options": launch.options,
         "folder": os.path.realpath(folder), "host": _digest(launch.host), "host_file": [host.st_size, host.st_mtime_ns],
     }
 
@@ -161,14 +165,14 @@ def _ensure(program: AgentProgram) -> str | None:
     launch = _Launch(program)
     if not launch.ok:
         return None
-    archive, key_file = archive_path(program.folder), program.folder / BUILD_DIR / KEY_FILE
+    archive, key_file = archive_path(launch.folder), launch.folder / BUILD_DIR / KEY_FILE
     if not enabled():
         if archive.exists() or key_file.exists():
             with BuildLock(program):
                 _remove(archive, key_file)
         return f"class data archives are off ({SWITCH}=0)"
     try:
-        key = _key(launch, program.folder)
+        key = _key(launch, launch.folder)
     except OSError as exc:
         return f"no class data archive: {exc.strerror or exc}"
     recorded = _read_key(key_file)
@@ -181,7 +185,7 @@ def _ensure(program: AgentProgram) -> str | None:
         _remove(archive)
         if recorded is not None and recorded.get("made_from") == key and recorded.get("failed"):
             return str(recorded["failed"])  # made from the same things before, and failed: not again
-        why = _make(launch, program.folder, archive, key)
+        why = _make(launch, launch.folder, archive, key)
         record: dict[str, object] = {"made_from": key}
         record.update({"failed": why} if why else {"archive": _digest(archive)})
         _write_key(key_file, record)
