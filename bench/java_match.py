@@ -1,8 +1,11 @@
-"""Per-match time of a trivial Java-versus-Java match next to a Python-versus-Python one, in one
-run: agents that answer at once (bench/instant_agent.py and its Java twin bench/java/bench/Instant.java,
-installed with apdp logist add into a temporary folder), 50 tasks, sandbox on, interleaved match
-by match. Also the agents' setup time and, apart, a Java agent's start (its JVM's, in the sandbox,
-until the host's ready line: not counted in setup).
+"""Per-match time of a trivial Java-versus-Java match, with apdp's speed-ups for Java agents (the
+agent's class data archive, G1 with the JDK's archived module graph, the JIT's thresholds for short
+runs) and without them (the JVM options of apdp 0.2, no archive), next to a Python-versus-Python
+one, in one run: agents that answer at once (bench/instant_agent.py and its Java twin
+bench/java/bench/Instant.java, installed with apdp logist add into a temporary folder), 50 tasks,
+sandbox on, interleaved match by match. Also the agents' setup, a Java agent's start (its JVM's, in
+the sandbox, until the host's ready line: not counted in setup) and the CPU time of a match (the
+referee's and its agents', as the records count it).
 
     python bench/java_match.py [--matches 20] [--topology france]
 """
@@ -10,17 +13,50 @@ until the host's ready line: not counted in setup).
 from __future__ import annotations
 
 import argparse
+import json
+import resource
+import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from apdp.agents.java.archive import ARCHIVE_FILE, KEY_FILE
 from apdp.agents.java.install import add_agent
+from apdp.agents.program import BUILD_DIR, PROGRAM_FILE
 from apdp.referee.match import play_match
 from apdp.scenario import load_scenario
 
 HERE = Path(__file__).parent
 PYTHON = str(HERE / "instant_agent.py")
+#: A Java agent's JVM options before the speed-ups (apdp 0.2): no class data archive, the serial
+#: collector (without the JDK's archived module graph), the JVM's own JIT thresholds.
+BEFORE = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
+          "-Xlog:all=warning:stderr", "-Xshare:auto", "-Djava.awt.headless=true")
+
+
+def without_speed_ups(agent: Path, copy: Path) -> str:
+    """A copy of an installed Java agent whose JVM runs as before the speed-ups (:data:`BEFORE`)."""
+    shutil.copytree(agent, copy, symlinks=True)
+    toml = copy / PROGRAM_FILE
+    lines = []
+    for line in toml.read_text(encoding="utf-8").splitlines():
+        if line.startswith("command = "):
+            command = json.loads(line.removeprefix("command = "))
+            java = next(i for i, a in enumerate(command) if a.endswith("/java"))
+            command[java + 1:command.index("-cp")] = BEFORE
+            line = "command = " + json.dumps(command)
+        lines.append(line)
+    toml.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for name in (ARCHIVE_FILE, KEY_FILE):
+        (copy / BUILD_DIR / name).unlink(missing_ok=True)
+    return str(copy)
+
+
+def _cpu(record: dict[str, object], referee: float) -> float:
+    timing = record["timing"]
+    assert isinstance(timing, dict)
+    return referee + sum(sum(a.get("cpu", {}).values()) for a in timing["agents"])
 
 
 def main() -> None:
@@ -29,31 +65,41 @@ def main() -> None:
     parser.add_argument("--topology", default="france")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="apdp-bench-java-") as tmp:
-        java = str(add_agent(HERE / "java", "bench.Instant", name="instant-java", agents_dir=Path(tmp)).folder)
+        java = add_agent(HERE / "java", "bench.Instant", name="instant-java", agents_dir=Path(tmp) / "agents").folder
+        before = without_speed_ups(java, Path(tmp) / "before" / "instant-java")
         scenario = load_scenario(None, {"topology": args.topology, "tasks": 50})
-        rows = {"python vs python": [PYTHON, PYTHON], "java vs java": [java, java]}
+        rows = {"python vs python": [PYTHON, PYTHON], "java vs java, before": [before, before],
+                "java vs java, now": [str(java), str(java)]}
         times: dict[str, list[float]] = {label: [] for label in rows}
+        cpus: dict[str, list[float]] = {label: [] for label in rows}
         setups: dict[str, list[float]] = {label: [] for label in rows}
         starts: dict[str, list[float]] = {label: [] for label in rows}
         for agents in rows.values():
             play_match(scenario, agents, seed=0)  # warm-up: the zygote, the caches
         for seed in range(1, args.matches + 1):
-            for label in (list(rows) if seed % 2 else list(reversed(rows))):
+            order = list(rows) if seed % 2 else list(reversed(rows))
+            for label in order[seed % 3:] + order[:seed % 3]:
+                used = resource.getrusage(resource.RUSAGE_SELF)
                 start = time.perf_counter()
                 record = play_match(scenario, rows[label], seed=seed)
                 times[label].append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_SELF)
                 assert not record["result"]["faults"], record["result"]["faults"]
+                cpus[label].append(_cpu(record, after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime))
                 setups[label] += [a["setup"] for a in record["timing"]["agents"]]
                 starts[label] += [a.get("start", 0.0) for a in record["timing"]["agents"]]
-    print(f"{args.matches} matches of 50 tasks on {args.topology}, instant agents, sandbox on, interleaved")
-    print(f"{'':18}{'mean s':>9}{'median s':>10}{'min s':>8}{'setup median s':>16}{'setup min s':>13}"
-          f"{'start median s':>16}")
+    print(f"{args.matches} matches of 50 tasks on {args.topology}, instant agents, sandbox on, interleaved; "
+          "medians but min")
+    print(f"{'':22}{'match s':>9}{'min s':>8}{'cpu s':>8}{'setup s':>9}{'JVM start s':>13}")
     for label in rows:
-        t, s = times[label], setups[label]
-        print(f"{label:18}{statistics.mean(t):9.3f}{statistics.median(t):10.3f}{min(t):8.3f}"
-              f"{statistics.median(s):16.3f}{min(s):13.3f}{statistics.median(starts[label]):16.3f}")
-    ratio = statistics.median(times["java vs java"]) / statistics.median(times["python vs python"])
-    print(f"java/python per match: {ratio:.1f}x (a Java agent's start, its JVM's, is timed apart from its setup)")
+        t = times[label]
+        print(f"{label:22}{statistics.median(t):9.3f}{min(t):8.3f}{statistics.median(cpus[label]):8.3f}"
+              f"{statistics.median(setups[label]):9.3f}{statistics.median(starts[label]):13.3f}")
+    now, was = statistics.median(times["java vs java, now"]), statistics.median(times["java vs java, before"])
+    python = statistics.median(times["python vs python"])
+    print(f"java vs java: {was / now:.2f}x faster than before; {now / python:.1f}x python's match "
+          f"(before: {was / python:.1f}x). Before: no class data archive, the serial collector, the JVM's "
+          "own JIT thresholds.")
 
 
 if __name__ == "__main__":

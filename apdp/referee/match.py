@@ -22,6 +22,7 @@ import numpy as np
 
 from apdp.agents.discovery import AgentSource, find_agent, registry_params
 from apdp.agents.identity import agent_identity
+from apdp.agents.java.archive import ensure_archive
 from apdp.agents.program import START_TIMEOUT, ProgramError, is_program, read_program
 from apdp.game.auction import auction_winner, check_bid
 from apdp.game.company import Company
@@ -294,11 +295,14 @@ class _Referee:
             return
         limits = self.scenario.limits
         try:
-            problem = ensure_built(read_program(seat.source.path), limits)
+            program = read_program(seat.source.path)
+            problem = ensure_built(program, limits)
         except ProgramError as exc:
             problem = str(exc)
         if problem is not None:
             self.fault(seat, FaultKind.EXCEPTION, "setup", None, problem)
+            return
+        ensure_archive(program)  # a Java agent's class data: its JVM starts faster, or without it
 
     def _start(self, seat: _Seat) -> bool:
         """Start an agent program before its setup: one whose agent.toml says ``ready = true`` has

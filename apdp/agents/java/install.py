@@ -32,22 +32,20 @@ from typing import Literal
 
 from apdp.agents.discovery import AgentNameConflict, AgentNotFound, find_agent
 from apdp.agents.files import copy_tree_of, regular_file_within
+from apdp.agents.java.archive import archive_option, ensure_archive
 from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
 from apdp.agents.java.jdk import Jdk, find_jdk
+from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
 from apdp.errors import UserError
 
 #: The first line of an agent.toml written here: such a folder may be replaced by a new install.
 MARKER = "# apdp logist agent"
-#: The JVM's options: one collector thread, no shared-memory statistics file, the JVM's own
-#: messages and logs on standard error (standard output carries the protocol), no display.
-JVM_OPTIONS = (
-    "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
-    "-Xlog:all=warning:stderr", "-Xshare:auto", "-Djava.awt.headless=true",
-)
+#: The JVM's options (apdp.agents.java.jvm), then its class data archive's (apdp.agents.java.archive).
+JVM_OPTIONS = (*OPTIONS, archive_option())
 _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -374,6 +372,10 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
         _swap(staging, target)
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
+    if compile_now or origin.kind != "sources":  # otherwise its first match builds it, then the archive
+        why = ensure_archive(read_program(target))
+        if why is not None:
+            notes.append(f"{name}: {why}; its JVM starts without one, slower")
     return LogistAgent(name, target, origin.class_name, tuple(notes))
 
 
