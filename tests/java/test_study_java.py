@@ -105,3 +105,4 @@ def test_a_study_of_two_models_three_strategies_two_samples_with_baselines_and_a
     again = apdp(*command)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "0 model call(s) made" in again.stdout and "0 match(es) played now" in again.stdout, again.stdout
+    print(done.stdout.strip().splitlines()[-1], again.stdout.strip().splitlines()[-1], sep="\n")  # the README's figure
