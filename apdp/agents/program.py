@@ -21,6 +21,8 @@ from pathlib import Path
 
 #: The file that makes a folder an agent program.
 PROGRAM_FILE = "agent.toml"
+#: The largest agent.toml read.
+PROGRAM_FILE_BYTES = 64 * 1024
 #: The longest a program that announces its start (``ready = true``) may take to start, in seconds;
 #: that time is not counted in its setup (docs/protocol.md).
 START_TIMEOUT = 10.0
@@ -68,11 +70,21 @@ def read_program(folder: Path) -> AgentProgram:
     """Read ``folder/agent.toml``; ProgramError says what is wrong."""
     path = folder / PROGRAM_FILE
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ProgramError(f"{path}: not a regular file")
+            raw = f.read(PROGRAM_FILE_BYTES + 1)
     except OSError as exc:
-        raise ProgramError(f"{path}: cannot read ({exc.strerror})") from None
+        raise ProgramError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if len(raw) > PROGRAM_FILE_BYTES:
+        raise ProgramError(f"{path}: larger than {PROGRAM_FILE_BYTES // 1024} KiB; an agent.toml names a command")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ProgramError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ProgramError(f"{path}: not valid TOML (nested too deeply)") from None
     unknown = set(data) - {"command", "build", "build_timeout", "ready"}
     if unknown:
         raise ProgramError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; use command, build, build_timeout, "
@@ -151,7 +163,11 @@ class BuildLock:
     """The folder's build lock (flock), held while a build and its signature are written."""
 
     def __init__(self, program: AgentProgram) -> None:
-        program.build_dir.mkdir(exist_ok=True)
+        try:
+            program.build_dir.mkdir(exist_ok=True)
+        except FileExistsError:
+            raise ProgramError(f"{program.build_dir} is not a folder: remove it (apdp keeps the agent's build "
+                               "there)") from None
         path = program.build_dir / ".lock"
         _keep_regular(path)
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)

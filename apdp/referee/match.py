@@ -299,6 +299,8 @@ class _Referee:
             problem = ensure_built(program, limits)
         except ProgramError as exc:
             problem = str(exc)
+        except (OSError, ValueError, RecursionError, MemoryError) as exc:  # what its files, as they are, caused
+            problem = f"its program cannot be read or built from its files ({type(exc).__name__}: {exc})"
         if problem is not None:
             self.fault(seat, FaultKind.EXCEPTION, "setup", None, problem)
             return

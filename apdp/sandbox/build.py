@@ -70,10 +70,12 @@ def _build(program: AgentProgram, limits: Limits) -> str | None:
         result = process.call(SandboxCall("build", str(program.folder)), timeout)
     finally:
         process.stop()
-    if result.fault is not None:
+    if result.fault is not None:  # stopped, perhaps while copying its output: nothing of it is kept
+        clear_output(program.build_dir)
         return f"the build failed: {result.fault.message}"
     assert isinstance(result.reply, BuildDone)
     if result.reply.code != 0:
+        clear_output(program.build_dir)
         output = _first_lines(result.reply.output)
         return f"the build failed (exit code {result.reply.code}): {output or 'no output'}"
     size, files = output_size(program.build_dir, limits.disk_files)
@@ -107,15 +109,21 @@ def output_size(folder: Path, most_files: int) -> tuple[int, int]:
 
 def clear_output(folder: Path) -> None:
     """Remove what a build left in ``folder`` (its bookkeeping stays)."""
+    import contextlib
     import shutil
 
-    for entry in os.scandir(folder):
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
         if entry.name in BUILD_BOOKKEEPING:
             continue
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
-            os.unlink(entry.path)
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
 
 
 def make_executable(folder: Path) -> None:

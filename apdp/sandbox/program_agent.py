@@ -168,18 +168,42 @@ class BuildOutputError(Exception):
 
 def copy_tree(source: str, target: int) -> None:
     """Replace what the folder open on ``target`` holds (apdp's bookkeeping aside) by the regular
-    files and folders of ``source``; links and special files are refused (BuildOutputError)."""
+    files and folders of ``source``; links and special files are refused (BuildOutputError).
+
+    What is copied may not exceed the size of the capped folder ``source`` is on, counted in bytes
+    written, not in the blocks a file holds there: a sparse file takes no room in the build's
+    folder but every one of its bytes on the real disk (BuildOutputError past the cap)."""
     for name in os.listdir(target):
         if name not in BUILD_BOOKKEEPING:
             shutil.rmtree(name, dir_fd=target) if _is_dir(name, target) else os.unlink(name, dir_fd=target)
-    _copy_into(source, target, top=True)
+    room = os.statvfs(source)
+    _copy_into(source, target, _Budget(room.f_blocks * room.f_frsize), top=True)
+
+
+class _Budget:
+    """The bytes a copy may still write."""
+
+    def __init__(self, left: int) -> None:
+        self.cap = self.left = left
+
+    def take(self, size: int) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise BuildOutputError(f"the build's files add up to more than its folder's cap of "
+                                   f"{self.cap // 2**20} MiB (sparse files count every byte)")
+
+
+def _copy_file(src: IO[bytes], dst: IO[bytes], budget: _Budget) -> None:
+    while chunk := src.read(1 << 20):
+        budget.take(len(chunk))
+        dst.write(chunk)
 
 
 def _is_dir(name: str, folder: int) -> bool:
     return stat.S_ISDIR(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
 
 
-def _copy_into(source: str, target: int, top: bool = False) -> None:
+def _copy_into(source: str, target: int, budget: _Budget, top: bool = False) -> None:
     for entry in os.scandir(source):
         if top and entry.name in BUILD_BOOKKEEPING:
             continue
@@ -188,7 +212,7 @@ def _copy_into(source: str, target: int, top: bool = False) -> None:
             os.mkdir(entry.name, 0o755, dir_fd=target)
             inner = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=target)
             try:
-                _copy_into(entry.path, inner)
+                _copy_into(entry.path, inner, budget)
             finally:
                 os.close(inner)
         elif stat.S_ISREG(mode):
@@ -196,6 +220,6 @@ def _copy_into(source: str, target: int, top: bool = False) -> None:
                 fd = os.open(entry.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode & 0o755,
                              dir_fd=target)
                 with open(fd, "wb") as dst:
-                    shutil.copyfileobj(src, dst, 1 << 20)
+                    _copy_file(src, dst, budget)
         else:
             raise BuildOutputError(f"{entry.path} is not a regular file or folder (builds may write only those)")

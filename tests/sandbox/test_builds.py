@@ -116,3 +116,43 @@ def test_bookkeeping_replaced_by_something_else_is_rebuilt_not_read(tmp_path: Pa
     record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert (folder / ".build" / ".apdp-sources").is_file()
+
+
+def test_sparse_files_count_every_byte_they_would_write(tmp_path: Path) -> None:
+    """A sparse file takes no room in the build's capped folder but every byte of it on the real disk:
+    the copy out counts bytes written, refuses past the cap, and leaves nothing behind."""
+    folder = _program(tmp_path, "for i in 1 2 3 4 5 6 7 8; do truncate -s 60M {dir}/.build/zero$i; done && "
+                                "cc -o {dir}/.build/agent {dir}/agent.c")
+    message, _ = _setup_fault(folder, disk_mb=32)
+    assert "more than its folder's cap of 32 MiB" in message, message
+    assert _kept(folder) == []
+
+
+def test_an_agent_s_files_that_trip_the_referee_s_readers_are_its_fault_not_a_referee_error(tmp_path: Path) -> None:
+    """What the referee reads of an agent program's folder before the match (its agent.toml, its build
+    folder, a Java agent's class data archive key) is the agent's: nothing in it stops the referee."""
+    deep = tmp_path / "agents" / "deep"
+    deep.mkdir(parents=True)
+    (deep / "agent.toml").write_text("command = " + "[" * 3000 + '"x"' + "]" * 3000 + "\n")
+    message, _ = _setup_fault(deep)
+    assert "nested too deeply" in message
+
+    not_a_folder = _program(tmp_path / "file", "cc -o {dir}/.build/agent {dir}/agent.c")
+    (not_a_folder / ".build").write_text("a file where apdp keeps the build\n")
+    message, _ = _setup_fault(not_a_folder)
+    assert ".build is not a folder" in message
+
+    # looks like an installed Java agent: the referee checks its archive's key, which the build wrote
+    key_bomb = tmp_path / "agents" / "key-bomb"
+    (key_bomb / "lib").mkdir(parents=True)
+    (key_bomb / "lib" / "apdp-logist-host.jar").write_bytes(b"PK")
+    (key_bomb / "build.sh").write_text(
+        "python3 -c \"print('[' * 32000 + ']' * 32000)\" > \"$1/.build/apdp-logist-host.jsa.key\"\n")
+    (key_bomb / "agent.toml").write_text(
+        'build = ["/bin/sh", "{dir}/build.sh", "{dir}"]\n'
+        'command = ["/bin/false", "/usr/bin/java", "-XX:SharedArchiveFile={dir}/.build/apdp-logist-host.jsa", '
+        '"-cp", "{dir}"]\n')
+    record = play_match(fast_scenario(tasks=2), [str(key_bomb), "naive"], seed=1)
+    assert "referee_error" not in record["result"], record["result"]
+    (fault,) = record["result"]["faults"]
+    assert fault["agent"] == 0 and fault["phase"] == "setup", fault

@@ -129,7 +129,7 @@ def _read_key(path: Path) -> dict[str, object] | None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         with os.fdopen(fd, "rb") as f:
             value = json.loads(f.read(64 * 1024))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # the agent's build may have written anything there
         return None
     return value if isinstance(value, dict) else None
 
@@ -159,6 +159,8 @@ def ensure_archive(program: AgentProgram) -> str | None:
         return _ensure(program)
     except OSError as exc:
         return f"no class data archive: {exc.strerror or exc}"
+    except Exception as exc:  # never the match's end: the agent plays without an archive
+        return f"no class data archive: {type(exc).__name__}: {exc}"
 
 
 def _ensure(program: AgentProgram) -> str | None:
