@@ -203,8 +203,10 @@ def registry_params() -> dict[str, dict[str, Any]]:
             continue
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise UserError(f"{path}: not a valid parameter file ({exc})") from None
+        except RecursionError:
+            raise UserError(f"{path}: not a valid parameter file (nested too deeply)") from None
         for agent, params in data.items():
             if not isinstance(params, dict):
                 raise UserError(f"{path}: [{agent}] must be a table of parameters")

@@ -122,11 +122,12 @@ def match(
     scenario_file, overrides = scenario
     spec = load_scenario(scenario_file, {"topology": topology, "seed": seed} | overrides)
 
-    from apdp.agents.discovery import find_agent
+    from apdp.agents.discovery import find_agent, registry_params
     from apdp.agents.files import check_outside_agents
 
     with searched_first("APDP_AGENTS", agents_dir):  # an unknown agent or network: before anything is printed
         sources = [find_agent(n) for n in names]
+        registry = registry_params()
     spec.load_topology()
     for path, flag in ((record, "--record"), (replay, "--replay")):
         if path is not None:
@@ -150,7 +151,7 @@ def match(
     from apdp.sandbox.cores import core_for_a_match
 
     with searched_first("APDP_AGENTS", agents_dir), core_for_a_match():
-        result = play_match(spec, sources, secret=secret, on_auction=None if quiet else show)
+        result = play_match(spec, sources, secret=secret, on_auction=None if quiet else show, registry=registry)
     from apdp.sandbox.protections import warning
 
     unprotected = warning(result.get("sandbox", {}).get("unprotected"))

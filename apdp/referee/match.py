@@ -433,5 +433,6 @@ def play_match(
     secret = user_secret() if secret is None else secret
     if len(secret) != SECRET_BYTES:
         raise ValueError(f"a match's secret is {SECRET_BYTES} bytes, got {len(secret)}")
+    registry = registry_params() if registry is None else registry  # a bad params.toml: UserError, now
     referee = _Referee(scenario, sources, scenario.seed if seed is None else seed, secret, identities, registry)
     return referee.play(on_auction)

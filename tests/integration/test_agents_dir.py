@@ -48,6 +48,19 @@ def test_a_missing_agents_dir_is_one_line(elsewhere: Path) -> None:
     assert out.exit_code != 0 and "nowhere: no such folder" in str(out.exception)
 
 
+def test_a_broken_parameter_file_is_one_line_before_the_match(elsewhere: Path) -> None:
+    """A params.toml that does not parse (or is nested too deeply for the parser) is the user's to fix,
+    said before the match's header, never a failure of the referee."""
+    from tests.command import apdp
+
+    for text in ("a = \n", "a = " + "[" * 3000 + "]" * 3000 + "\n"):
+        (elsewhere / "mine" / "params.toml").write_text(text)
+        done = apdp("match", "--agents", "me", "template", "--agents-dir", "mine", "--tasks", "2", cwd=elsewhere)
+        assert done.returncode == 2 and done.stdout == "", done.stdout
+        assert done.stderr.startswith("error: ") and "params.toml: not a valid parameter file" in done.stderr
+        assert done.stderr.count("\n") == 1 and "referee" not in done.stderr, done.stderr
+
+
 def test_without_agents_the_line_names_the_shipped_agents_and_the_users() -> None:
     shipped = [str(BUNDLED_BASELINES / "naive.py"), str(BUNDLED_TEMPLATE)]
     line = every_agent_found(["naive", "template", "me"], [*shipped, "/home/u/agents/me.py"])
