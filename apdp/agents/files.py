@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +26,8 @@ SKIPPED_FOLDERS = frozenset({".build", "__pycache__"})
 #: The most files, and bytes, an agent folder may hold.
 MAX_FILES = 20_000
 MAX_BYTES = 512 * 2**20
+#: The most bytes of a one-file agent (a Python source file).
+MAX_FILE_BYTES = 16 * 2**20
 #: Files of a results store (:mod:`apdp.tournament.store`): its database, the database's journals, its lock.
 STORE_FILES = frozenset({"tournament.sqlite", "tournament.sqlite-wal", "tournament.sqlite-shm", "tournament.lock"})
 #: How a match record begins (:func:`apdp.referee.record.write_record`), and how much of a JSON file is read
@@ -127,6 +129,9 @@ def _single(path: Path) -> AgentFile:
         raise AgentFilesError(f"{path}: cannot read the agent's file ({exc.strerror})") from None
     if not stat.S_ISREG(st.st_mode):
         raise AgentFilesError(f"{path}: {_kind(st.st_mode)}; an agent must be a regular file")
+    if st.st_size > MAX_FILE_BYTES:
+        raise AgentFilesError(f"{path}: {st.st_size >> 20} MiB; a one-file agent may hold at most "
+                              f"{MAX_FILE_BYTES >> 20} MiB (make it a folder agent if it needs data files)")
     return AgentFile(path, path.name, st.st_size, stat.S_IMODE(st.st_mode))
 
 
@@ -150,20 +155,24 @@ def _entry(path: str, relative: str, root: str) -> AgentFile:
 
 def read_agent_file(file: AgentFile) -> bytes:
     """The bytes of an agent's regular file (never more than it held when it was listed)."""
+    return b"".join(agent_file_chunks(file))
+
+
+def agent_file_chunks(file: AgentFile) -> Iterator[bytes]:
+    """The bytes of an agent's regular file, a MiB at a time (never more than it held when it was
+    listed): a large file is hashed without being held in memory whole."""
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
     fd = os.open(os.path.realpath(file.path), flags)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since it was listed
             raise AgentFilesError(f"{file.path} changed into {_kind(os.fstat(fd).st_mode)} while apdp read it")
-        chunks = []
         left = file.size
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
             if not chunk:
                 break
-            chunks.append(chunk)
             left -= len(chunk)
-        return b"".join(chunks)
+            yield chunk
     finally:
         os.close(fd)
 
@@ -178,7 +187,8 @@ def agent_hash(agent: str | Path) -> str:
     for file in agent_files(agent):
         if folder:
             h.update(f"{file.relative}\0".encode())
-        h.update(read_agent_file(file))
+        for chunk in agent_file_chunks(file):
+            h.update(chunk)
     return h.hexdigest()
 
 

@@ -117,8 +117,10 @@ def main() -> None:
     except typer.Abort:
         print("interrupted", file=sys.stderr)
         _exit(130)
-    except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except UserError as exc:  # its text may hold a file's name or an endpoint's words: no controls shown raw
+        from apdp.text import clean_text
+
+        print(f"error: {clean_text(exc)}", file=sys.stderr)
         _exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

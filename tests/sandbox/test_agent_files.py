@@ -189,3 +189,17 @@ def test_a_python_package_is_never_an_agent(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("APDP_AGENTS", str(agents))
     names = {a.name for a in available_agents()}
     assert "mine" in names and "helpers" not in names and "greedy" not in names
+
+
+def test_a_one_file_agent_has_a_size_cap_and_a_large_one_is_never_read_whole(tmp_path: Path) -> None:
+    """A sparse file takes no disk and claims gigabytes: apdp names the cap in one line instead of
+    reading it into memory (which once let the kernel kill the referee)."""
+    from tests.command import apdp
+
+    fat = tmp_path / "fat.py"
+    fat.write_text(TEMPLATE.read_text())
+    os.truncate(fat, 20 * 2**30)
+    with pytest.raises(AgentFilesError, match="a one-file agent may hold at most 16 MiB"):
+        agent_files(fat)
+    done = apdp("match", "--topology", "france", "--agents", str(fat), "naive", "--tasks", "2")
+    assert done.returncode == 2 and "a one-file agent may hold at most 16 MiB" in done.stderr, done.stderr
