@@ -203,3 +203,15 @@ def test_a_one_file_agent_has_a_size_cap_and_a_large_one_is_never_read_whole(tmp
         agent_files(fat)
     done = apdp("match", "--topology", "france", "--agents", str(fat), "naive", "--tasks", "2")
     assert done.returncode == 2 and "a one-file agent may hold at most 16 MiB" in done.stderr, done.stderr
+
+
+def test_a_file_name_of_escape_sequences_reaches_no_terminal_raw(tmp_path: Path) -> None:
+    from tests.command import apdp
+
+    folder = tmp_path / "esc"
+    folder.mkdir()
+    (folder / "agent.py").write_text(TEMPLATE.read_text())
+    (folder / "\x1b]0;OWNED\x07\x1b[2J").symlink_to("/etc/hostname")
+    done = apdp("match", "--topology", "france", "--agents", str(folder), "naive", "--tasks", "2")
+    assert done.returncode == 2 and "link out of the agent's folder" in done.stderr, done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr and "\\x1b" in done.stderr
