@@ -23,15 +23,22 @@ from apdp.game.auction import MAX_BID_TEXT, check_bid
 from apdp.game.plan import Action, Deliver, Move, Pickup, plans_from_json, plans_to_json
 from apdp.game.task import Task
 from apdp.messages.strict import BadMessage, integer, keys, parse_object, text
-from apdp.text import is_clean_line
 
 #: Longest fault message and traceback accepted (the worker sends at most 2,000 and 8,000).
 MAX_MESSAGE = 4_000
 MAX_TRACEBACK = 16_000
 #: Most entries in a setup reply's list of protections that are off.
 MAX_UNPROTECTED = 16
-#: The longest name of a protection (with why it is off) a setup reply may give.
-MAX_PROTECTION = 160
+#: What a worker may say is off where it runs (:mod:`apdp.sandbox.confine`): these phrases and no other,
+#: so that no agent can put words of its own in the notice a user reads.
+UNPROTECTED_NOTES = frozenset({
+    "private folder size cap (the user namespace may not mount)",
+    "process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)",
+    "file, network and signal rules (Landlock missing)",
+    "TCP rules (Landlock ABI < 4)",
+    "signal and abstract socket scoping (Landlock ABI < 6)",
+    "system call filter (no seccomp table for this machine's architecture)",
+})
 
 #: What a call expects back: the reply to ``setup``, ``bid``, ``auction_result`` (an acknowledgement),
 #: ``plan``, an agent program's ``build``, or a report of ``apdp sandbox``'s checks.
@@ -163,10 +170,9 @@ def _setup(obj: Mapping[str, Any]) -> SetupDone:
     off = obj.get("unprotected", [])
     if not isinstance(off, list) or len(off) > MAX_UNPROTECTED:
         raise BadMessage(f"a setup reply's unprotected must be a list of at most {MAX_UNPROTECTED} strings")
-    for o in off:  # printed as they are on the user's terminal: one plain line each
-        if not isinstance(o, str) or len(o) > MAX_PROTECTION or not is_clean_line(o):
-            raise BadMessage(f"a setup reply's unprotected must hold plain lines of at most {MAX_PROTECTION} "
-                             "characters")
+    for o in off:  # printed on the user's terminal and kept in records: apdp's own words only
+        if not isinstance(o, str) or o not in UNPROTECTED_NOTES:
+            raise BadMessage("a setup reply's unprotected must name protections as apdp's worker does")
     pid = obj.get("program_pid")
     return SetupDone(tuple(off), None if pid is None else integer(pid, "a program pid"))
 

@@ -339,5 +339,5 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
     if seccomp.supported():
         seccomp.install(unix_sockets=in_memory)
     else:
-        off.append(f"system call filter (no seccomp table for {sys.platform}/{os.uname().machine})")
+        off.append("system call filter (no seccomp table for this machine's architecture)")
     return off
