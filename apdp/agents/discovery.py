@@ -22,8 +22,10 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import re
 import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +36,7 @@ from apdp.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
 from apdp.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
-from apdp.text import clean_line, is_clean_line
+from apdp.text import clean_line
 
 if TYPE_CHECKING:
     from apdp.game.agent import Agent
@@ -55,7 +57,7 @@ class AgentNameConflict(UserError):
 
 
 class AgentNameError(UserError):
-    """A file's name cannot be an agent's name (it is not printable text)."""
+    """A file's name cannot be an agent's name (see :data:`_NAME`)."""
 
 
 class AgentLoadError(Exception):
@@ -90,6 +92,10 @@ def is_agent_folder(path: Path) -> bool:
 
 #: The longest agent name.
 MAX_NAME = 100
+#: What an agent's name is made of: ASCII letters and digits, and '-', '.', '+' within. Nothing else,
+#: so that no name can pass for another in a table (a Cyrillic o in 'honest', a trailing space)
+#: nor break one (a '|' in a markdown table).
+_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.+-]*[A-Za-z0-9+])?")
 
 
 def display_name(path: Path) -> str:
@@ -97,11 +103,23 @@ def display_name(path: Path) -> str:
     its program folder (``agents/my_agent/`` -> ``my-agent``); AgentNameError for a name that is
     not printable text (names reach terminals, logs, pages and spreadsheets)."""
     name = (path.name if path.is_dir() else path.stem).replace("_", "-")
-    if not name or len(name) > MAX_NAME or not is_clean_line(name) or not name.isprintable():
+    if not name or len(name) > MAX_NAME or not _NAME.fullmatch(name):
         shown = name.encode("unicode_escape").decode("ascii")[:MAX_NAME]
         raise AgentNameError(f"{shown!r} ({clean_line(str(path.parent), 200)}) cannot be an agent's name: rename "
-                             f"it with letters, digits, '-' and '_' (at most {MAX_NAME} characters)")
+                             f"it with ASCII letters, digits, '-', '_', '.' and '+' (at most {MAX_NAME} characters)")
     return name
+
+
+def check_names_apart(sources: Sequence[AgentSource]) -> None:
+    """UserError when two different agents of one match or field have names apdp reads as one
+    (``alice_bot`` and ``Alice-Bot``): parameters are found by name, so the one would get the
+    other's. The same agent twice (self-play) is one agent."""
+    seen: dict[str, AgentSource] = {}
+    for source in sources:
+        other = seen.setdefault(normalise_name(source.name), source)
+        if other.path != source.path:
+            raise UserError(f"agents {other.name!r} ({other.path}) and {source.name!r} ({source.path}) have names "
+                            "apdp reads as one (case, '-' and '_' aside): rename one of them")
 
 
 def is_bundled(path: str | Path) -> bool:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from apdp.agents.discovery import AgentSource, find_agent, registry_params
+from apdp.agents.discovery import AgentSource, check_names_apart, find_agent, registry_params
 from apdp.agents.identity import agent_identity
 from apdp.agents.java.archive import ensure_archive
 from apdp.agents.program import START_TIMEOUT, ProgramError, is_program, read_program
@@ -430,6 +430,7 @@ def play_match(
     """
     validate_agent_count([str(a) for a in agents])
     sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
+    check_names_apart(sources)
     secret = user_secret() if secret is None else secret
     if len(secret) != SECRET_BYTES:
         raise ValueError(f"a match's secret is {SECRET_BYTES} bytes, got {len(secret)}")

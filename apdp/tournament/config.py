@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apdp.agents.discovery import available_agents, find_agent
+from apdp.agents.discovery import available_agents, check_names_apart, find_agent
 from apdp.agents.files import agent_hash
 from apdp.errors import UserError
 from apdp.scenario import Scenario, load_scenario
@@ -115,6 +115,7 @@ def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
         if s.name in seen:
             raise UserError(f"--agents names {s.name!r} twice; a field lists each agent once")
         seen.add(s.name)
+    check_names_apart(sources)
     if len(sources) < 2:
         raise UserError(
             f"a tournament needs at least 2 agents, got {len(sources)}: give --agents a,b"

@@ -73,3 +73,23 @@ def test_the_cli_refuses_a_shadowing_agent_in_one_line(user_agents: Path) -> Non
     assert run.returncode == 2
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "would shadow the shipped agent 'naive'" in lines[0], run.stderr
+
+
+def test_names_that_read_as_one_or_pass_for_another_never_play_together(tmp_path: Path) -> None:
+    """Parameters are found by name, case and separators aside: two agents whose names read as one
+    would share them, so they may not meet; and a name is ASCII, so none can pass for a shipped
+    agent's (a Cyrillic o) or break a table (a '|')."""
+    from apdp.agents.discovery import AgentNameError, display_name
+    from apdp.errors import UserError
+    from apdp.referee.match import play_match
+    from tests.matches import fast_scenario
+    from tests.paths import TEMPLATE
+
+    for stem in ("alice_bot", "Alice-Bot"):
+        (tmp_path / f"{stem}.py").write_text(TEMPLATE.read_text())
+    with pytest.raises(UserError, match="have names apdp reads as one"):
+        play_match(fast_scenario(tasks=1), [str(tmp_path / "alice_bot.py"), str(tmp_path / "Alice-Bot.py")], seed=1)
+    for bad in ("h\u043enest", "honest ", "evil|9|0", "a\u200eb"):
+        with pytest.raises(AgentNameError, match="cannot be an agent's name"):
+            display_name(Path(f"/x/{bad}.py"))
+    assert display_name(Path("/x/my_agent.v2.py")) == "my-agent.v2"
