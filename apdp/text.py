@@ -11,6 +11,7 @@ overwrite a line), drops nothing silently and cuts it to a bound, saying how muc
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 #: C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
 #: (which reorder what a reader sees: "Trojan source").
@@ -58,3 +59,22 @@ def valid_unicode(text: str) -> str:
 def is_clean_line(text: str) -> bool:
     """True when ``text`` is printable as it is: no control character, surrogate or bidi override."""
     return _LINE_CONTROLS.search(text) is None and _SURROGATES.search(text) is None
+
+
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|])")
+
+
+def markdown_cell(value: object) -> object:
+    """A table cell for markdown: text with markdown's punctuation escaped (a '|' would open a cell
+    of its own, a '[x](y)' a link), numbers as they are."""
+    if isinstance(value, str):
+        return _MARKDOWN.sub(r"\\\1", clean_line(value))
+    return value
+
+
+def markdown_table(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> str:
+    """``rows`` under ``headers`` as a GitHub-flavoured markdown table, every text cell escaped."""
+    from tabulate import tabulate
+
+    return tabulate([[markdown_cell(v) for v in row] for row in rows], [str(markdown_cell(h)) for h in headers],
+                    tablefmt="github")

@@ -15,9 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tabulate import tabulate
-
 from apdp.analysis.figures import REFERENCE_ITERATIONS, ZERO_COST, AgentMatch, MatchAnalysis
+from apdp.text import markdown_table
 from apdp.tournament.report import WIDTH, fit_table
 
 #: Keys of each JSON ``agents`` entry, in order (``markup_by_auction`` follows them).
@@ -194,7 +193,7 @@ def to_markdown(analysis: Analysis) -> str:
     """The table as a markdown section (``apdp report --format markdown --analysis``)."""
     headers, rows = headers_and_rows(analysis)
     notes = "".join(f"- Note: {n}\n" for n in analysis.notes)
-    table = tabulate(rows, [h.replace("\n", " ") for h in headers], tablefmt="github")
+    table = markdown_table(rows, [h.replace("\n", " ") for h in headers])
     return f"## Bidding and planning: {summary_line(analysis)}\n{notes}\n{table}\n"
 
 

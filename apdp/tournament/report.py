@@ -28,6 +28,7 @@ from typing import Any
 from tabulate import tabulate
 
 from apdp.errors import UserError
+from apdp.text import markdown_table
 from apdp.tournament.choices import FORMATS as FORMATS  # the output formats
 from apdp.tournament.choices import MIN_RESAMPLES, RESAMPLES
 from apdp.tournament.groups import (
@@ -344,7 +345,7 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
     if fmt == "markdown":
         blocks = ["".join(f"- Note: {n}\n" for n in notes)] if notes else []
         for title, headers, rows in sections(stats, group_by, context):
-            table = f"\n{tabulate(rows, headers, tablefmt='github')}\n" if rows else ""
+            table = f"\n{markdown_table(rows, headers)}\n" if rows else ""
             blocks.append(f"## {' '.join(title.splitlines())}\n{table}")
         return "\n".join(blocks)
     blocks = ["".join(f"{_wrap(f'Note: {n}')}\n" for n in notes)] if notes else []

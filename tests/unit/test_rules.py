@@ -162,3 +162,13 @@ def test_company_home_must_be_a_city() -> None:
         s.build_companies(s.load_topology(), 2)
     with pytest.raises(ScenarioError, match="3 agents need 3 companies"):
         load_scenario(None).build_companies(FR, 3)
+
+
+def test_a_markdown_table_keeps_every_text_in_its_cell() -> None:
+    """A name or label with markdown's punctuation cannot open cells, links or markup of its own."""
+    from apdp.text import markdown_table
+
+    table = markdown_table([["evil|9|0", 3, "[x](http://a) <b>_*`\\"]], ["agent", "wins", "note"])
+    row = table.splitlines()[2]
+    assert row.count("|") - row.count("\\|") == 4  # three cells: four bars of the table's own
+    assert "\\[x\\](http://a) \\<b\\>\\_\\*\\`\\\\" in row and row.split("|")[-3].strip() == "3"
