@@ -20,6 +20,7 @@ that fails to import is a fault of that agent alone.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.util
 import inspect
 import re
@@ -232,6 +233,31 @@ def registry_params() -> dict[str, dict[str, Any]]:
     return out
 
 
+class _SourceOnly(importlib.machinery.SourceFileLoader):
+    """Runs a module's source, never the bytecode cached beside it: an agent's ``__pycache__`` is not
+    part of what its identity hashes, and an unchecked-hash or doctored ``.pyc`` there would run code
+    that no one reads in its ``.py``."""
+
+    def get_code(self, fullname: str) -> Any:
+        return self.source_to_code(self.get_data(self.path), self.path)
+
+
+def _source_only_under(folder: str) -> None:
+    """Import the modules under ``folder`` from their sources alone (see :class:`_SourceOnly`)."""
+    loaders = [(_SourceOnly, importlib.machinery.SOURCE_SUFFIXES),
+               (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+               (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES)]
+
+    def hook(path: str) -> importlib.machinery.FileFinder:
+        if path != folder and not path.startswith(folder.rstrip("/") + "/"):
+            raise ImportError("not an agent's folder")
+        return importlib.machinery.FileFinder(path, *loaders)
+
+    sys.path_hooks.insert(0, hook)
+    for cached in [p for p in sys.path_importer_cache if p == folder or p.startswith(folder.rstrip("/") + "/")]:
+        del sys.path_importer_cache[cached]
+
+
 def load_agent_class(path: Path) -> type[Agent]:
     """Import an agent (a file, or a folder with ``agent.py``) and return its agent class;
     AgentLoadError says what is wrong.
@@ -244,9 +270,10 @@ def load_agent_class(path: Path) -> type[Agent]:
     module_name = f"apdp_agent_{normalise_name(path.stem if folder is None else path.name)}"
     if folder is not None:
         path = folder / AGENT_MODULE
+        _source_only_under(str(folder))
         if str(folder) not in sys.path:
             sys.path.append(str(folder))
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    spec = importlib.util.spec_from_file_location(module_name, path, loader=_SourceOnly(module_name, str(path)))
     if spec is None or spec.loader is None:
         raise AgentLoadError(f"{path}: not an importable Python file")
     module = importlib.util.module_from_spec(spec)

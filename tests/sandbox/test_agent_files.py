@@ -215,3 +215,28 @@ def test_a_file_name_of_escape_sequences_reaches_no_terminal_raw(tmp_path: Path)
     done = apdp("match", "--topology", "france", "--agents", str(folder), "naive", "--tasks", "2")
     assert done.returncode == 2 and "link out of the agent's folder" in done.stderr, done.stderr
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr and "\\x1b" in done.stderr
+
+
+def test_bytecode_beside_an_agent_s_source_never_runs_in_its_place(tmp_path: Path) -> None:
+    """An agent's __pycache__ is no part of its identity: a .pyc there (unchecked-hash, or one whose
+    recorded time and size match the source) must not run instead of the source everyone reads."""
+    import importlib.util
+    import py_compile
+
+    folder = tmp_path / "twoface"
+    folder.mkdir()
+    honest = TEMPLATE.read_text().replace("class Template", "class Twoface") + "\nfrom helper import WORD\n"
+    hidden = honest.replace("def bid(", "def bid(self, task):\n        return 123456.0\n\n    def old_bid(")
+    (folder / "helper.py").write_text('WORD = "source"\n')
+    for name, text in (("agent", hidden), ("helper", 'WORD = "bytecode"\nprint("HIDDEN CODE RUNNING")\n')):
+        doctored = tmp_path / f"{name}.py"
+        doctored.write_text(text)
+        cache = folder / importlib.util.cache_from_source(f"{name}.py")
+        cache.parent.mkdir(exist_ok=True)
+        py_compile.compile(str(doctored), cfile=str(cache), doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    (folder / "agent.py").write_text(honest)
+    record = play_match(fast_scenario(tasks=3), [str(folder), "naive"], seed=1)
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    assert all(a["bids"][0] != 123456.0 for a in record["auctions"])
+    assert "HIDDEN" not in "".join(record.get("output") or [])
