@@ -40,7 +40,7 @@ from apdp.game.task import Task
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pdp-instances.json"
 #: LNS iterations that take at most one second of CPU for a plan of CALIBRATION_TASKS tasks on
 #: the 2-core machine of the figures (a plan of n tasks gets this x CALIBRATION_TASKS / n).
-ITERATIONS_PER_CPU_SECOND = 12_000
+ITERATIONS_PER_CPU_SECOND = 10_000
 CALIBRATION_TASKS = 25
 DEFAULT_SECONDS = [0.25, 0.5, 1.0, 2.0, 5.0]
 

@@ -1,8 +1,12 @@
 """Anytime improvement of a solution: large-neighbourhood search with simulated annealing.
 
-Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness or
-as a stretch of one route, then reinsert each at its cheapest place in a random order) or moves a
-whole route (swap two vehicles' routes, or append one vehicle's route to another's). A candidate is
+Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness, as
+a stretch of one route or as whole city visits, then reinsert each at its cheapest place in a random
+order), moves one city visit of a route with all its stops (``visit_move``), or moves a whole route
+(swap two vehicles' routes, or append one vehicle's route to another's). A *city visit* is a run of
+consecutive stops of a route in one city: as tasks go back in one at a time into the visits where
+they fit for free, the order in which a route visits cities changes only when whole visits go out
+(or move) at once. A candidate is
 accepted when it is cheaper, or with probability ``exp(-increase / T)``; the temperature ``T``
 falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
 initial cost per task) over the run. After ``restart_after`` iterations without a new best
@@ -37,21 +41,22 @@ class LnsSettings:
     max_remove: int = 15
     #: at most this share of the tasks is removed at once
     remove_share: float = 0.5
-    #: initial and final temperature, as fractions of the initial cost per task
-    start_temperature: float = 1.0
-    end_temperature: float = 0.002
+    #: initial and final temperature, as fractions of the initial cost per task (hot: on the
+    #: France instances of bench/planner.py cooler runs settle in worse city orders)
+    start_temperature: float = 2.0
+    end_temperature: float = 0.01
     #: chance that an iteration moves whole routes instead of tasks
     route_move_chance: float = 0.05
     #: chances of related, route-stretch and whole-visit removal (the rest is random removal)
     related_chance: float = 0.4
     stretch_chance: float = 0.3
-    visit_chance: float = 0.0
+    visit_chance: float = 0.3
     #: chance that an iteration moves one city visit, all its stops at once (see ``visit_move``)
     visit_move_chance: float = 0.0
     #: share of the budget spent comparing fleet uses (see ``improve``)
     fleet_share: float = 0.6
     #: go back to the best solution after this many iterations without a new best (0: never)
-    restart_after: int = 1000
+    restart_after: int = 300
 
 
 DEFAULT_SETTINGS = LnsSettings()
