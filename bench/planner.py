@@ -10,11 +10,13 @@ second of CPU on the machine the figures were taken on (:data:`ITERATIONS_PER_CP
 :data:`CALIBRATION_TASKS` tasks; a plan of more tasks gets proportionally fewer, as each
 iteration's work grows with the plan); the table prints each budget and the CPU seconds
 (``time.process_time``) it took, so that a loaded machine shows up as such, not as a worse gap.
-OR-Tools and PyVRP get the same seconds as wall-clock limits (they stop on the clock only).
+OR-Tools and PyVRP get the same seconds as wall-clock limits (they stop on the clock only; on a
+loaded machine they get less CPU than that). ``--seeds`` averages the LNS over several seeds (its
+gaps vary much from seed to seed).
 PyVRP is optional (``pip install pyvrp``, not a dependency of apdp); without it its columns are
 left out.
 
-    python bench/planner.py --sizes 30 40 --instances 10     # the issue's table (about 20 minutes)
+    python bench/planner.py --sizes 30 40 --instances 10 --seeds 2   # the issue's table (25 minutes)
     python bench/planner.py --sizes 30 --seconds 1 --instances 5 --backends lns
 """
 
@@ -143,6 +145,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instances", type=int, help="at most this many instances per size")
     parser.add_argument("--backends", nargs="*", default=["lns", "ortools", "pyvrp"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="LNS runs per instance and budget (seeds seed, seed+1, ...), averaged")
     args = parser.parse_args(argv)
     instances = load(args.file)
     by_size: dict[int, list[Instance]] = defaultdict(list)
@@ -165,16 +169,19 @@ def main(argv: list[str] | None = None) -> None:
             for seconds in args.seconds:
                 for backend in backends:
                     if backend == "lns":
-                        log = SearchLog()
-                        started = time.process_time()
-                        result = plan_tasks(
-                            instance.topology, instance.vehicles, instance.tasks,
-                            deadline=Deadline.after(10 * seconds + 5),  # a safety stop only
-                            max_iterations=lns_budget(seconds, size), seed=args.seed, log=log,
-                        )
-                        cpu[(size, seconds)].append(time.process_time() - started)
-                        clock_stops += log.clock_stops
-                        cost: float | None = result.cost
+                        found = []
+                        for seed in range(args.seed, args.seed + args.seeds):
+                            log = SearchLog()
+                            started = time.process_time()
+                            result = plan_tasks(
+                                instance.topology, instance.vehicles, instance.tasks,
+                                deadline=Deadline.after(10 * seconds + 5),  # a safety stop only
+                                max_iterations=lns_budget(seconds, size), seed=seed, log=log,
+                            )
+                            cpu[(size, seconds)].append(time.process_time() - started)
+                            clock_stops += log.clock_stops
+                            found.append(result.cost)
+                        cost: float | None = statistics.mean(found)
                     elif backend == "pyvrp":
                         cost = pyvrp_cost(instance, seconds, args.seed)
                     else:
