@@ -51,6 +51,14 @@ def test_json_output_is_a_valid_plan_of_the_printed_cost(tmp_path: Path) -> None
     assert data["plans"][0][0][0] in ("move", "pickup")
 
 
+def test_an_iteration_budget_gives_the_same_plan_for_the_same_seed(tmp_path: Path) -> None:
+    path = write(tmp_path, INSTANCE)
+    args = ["plan", str(path), "--iterations", "200", "--seed", "3", "--json"]
+    first, second = CliRunner().invoke(app, args), CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout
+
+
 @pytest.mark.parametrize("backend", ["lns", "ortools"])
 def test_text_output_names_cost_and_vehicles(tmp_path: Path, backend: str) -> None:
     path = write(tmp_path, INSTANCE)

@@ -1,8 +1,12 @@
 """Anytime improvement of a solution: large-neighbourhood search with simulated annealing.
 
-Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness or
-as a stretch of one route, then reinsert each at its cheapest place in a random order) or moves a
-whole route (swap two vehicles' routes, or append one vehicle's route to another's). A candidate is
+Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness, as
+a stretch of one route or as whole city visits, then reinsert each at its cheapest place in a random
+order), moves one city visit of a route with all its stops (``visit_move``), or moves a whole route
+(swap two vehicles' routes, or append one vehicle's route to another's). A *city visit* is a run of
+consecutive stops of a route in one city: as tasks go back in one at a time into the visits where
+they fit for free, the order in which a route visits cities changes only when whole visits go out
+(or move) at once. A candidate is
 accepted when it is cheaper, or with probability ``exp(-increase / T)``; the temperature ``T``
 falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
 initial cost per task) over the run. After ``restart_after`` iterations without a new best
@@ -23,6 +27,7 @@ import time
 from dataclasses import dataclass
 
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
+from apdp.baselines.planning.problem import CAPACITY_SLACK
 from apdp.baselines.planning.solution import Solution
 from apdp.game.deadline import Deadline
 
@@ -36,18 +41,22 @@ class LnsSettings:
     max_remove: int = 15
     #: at most this share of the tasks is removed at once
     remove_share: float = 0.5
-    #: initial and final temperature, as fractions of the initial cost per task
-    start_temperature: float = 1.0
-    end_temperature: float = 0.002
+    #: initial and final temperature, as fractions of the initial cost per task (hot: on the
+    #: France instances of bench/planner.py cooler runs settle in worse city orders)
+    start_temperature: float = 2.0
+    end_temperature: float = 0.01
     #: chance that an iteration moves whole routes instead of tasks
     route_move_chance: float = 0.05
-    #: chances of related and route-stretch removal (the rest is random removal)
+    #: chances of related, route-stretch and whole-visit removal (the rest is random removal)
     related_chance: float = 0.4
     stretch_chance: float = 0.3
+    visit_chance: float = 0.3
+    #: chance that an iteration moves one city visit, all its stops at once (see ``visit_move``)
+    visit_move_chance: float = 0.0
     #: share of the budget spent comparing fleet uses (see ``improve``)
     fleet_share: float = 0.6
     #: go back to the best solution after this many iterations without a new best (0: never)
-    restart_after: int = 1000
+    restart_after: int = 300
 
 
 DEFAULT_SETTINGS = LnsSettings()
@@ -159,8 +168,13 @@ def anneal(
             break
         iteration += 1
         temperature = t_start * t_ratio**progress
-        if vehicles > 1 and allowed is None and rng.random() < settings.route_move_chance:
+        draw = rng.random()
+        if vehicles > 1 and allowed is None and draw < settings.route_move_chance:
             candidate = route_move(current, rng)
+            if candidate is None:
+                continue
+        elif draw > 1.0 - settings.visit_move_chance:
+            candidate = visit_move(current, rng)
             if candidate is None:
                 continue
         else:
@@ -196,6 +210,8 @@ def choose_removal(
         return related_tasks(solution, slots, count, rng)
     if draw < settings.related_chance + settings.stretch_chance:
         return route_stretch(solution, count, rng) or rng.sample(slots, count)
+    if draw < settings.related_chance + settings.stretch_chance + settings.visit_chance:
+        return city_visits(solution, count, rng) or rng.sample(slots, count)
     return rng.sample(slots, count)
 
 
@@ -229,6 +245,37 @@ def route_stretch(solution: Solution, count: int, rng: random.Random) -> list[in
     return found
 
 
+def city_visits(solution: Solution, count: int, rng: random.Random) -> list[int]:
+    """Tasks with a stop in whole visits to cities: from a random stop's visit (its run of
+    consecutive stops in one city) onwards along the route, visit by visit, until ``count`` tasks.
+
+    Taking out every stop of a visit lets the vehicle skip the city, and lets the reinsertion
+    gather the tasks into another visit to it; a stretch that cuts a visit in two rarely can.
+    """
+    routes = [r for r in solution.routes if r]
+    if not routes:
+        return []
+    city = solution.problem.stop_city
+    route = rng.choice(routes)
+    k = rng.randrange(len(route))
+    here = city[route[k]]
+    while k > 0 and city[route[k - 1]] == here:
+        k -= 1
+    found: list[int] = []
+    seen: set[int] = set()
+    while k < len(route):
+        here = city[route[k]]
+        while k < len(route) and city[route[k]] == here:
+            slot = route[k] >> 1
+            if slot not in seen:
+                seen.add(slot)
+                found.append(slot)
+            k += 1
+        if len(found) >= count:
+            break
+    return found
+
+
 def ruin(solution: Solution, removed: list[int]) -> None:
     """Remove the tasks in ``removed`` from their routes, in place, updating costs."""
     gone = set(removed)
@@ -237,6 +284,69 @@ def ruin(solution: Solution, removed: list[int]) -> None:
         if len(kept) != len(route):
             solution.routes[v] = kept
             solution.refresh(v)
+
+
+def visit_move(solution: Solution, rng: random.Random, tries: int = 4) -> Solution | None:
+    """One city visit (a run of consecutive stops in one city) of a random route moved, stops
+    and all, to the cheapest place of that route that keeps the route valid; None if none does.
+
+    Reinserting tasks one at a time keeps them in the visits where they fit for free, so it rarely
+    changes the order in which a route visits cities; this move changes it directly. The places are
+    ranked by their extra distance; the ``tries`` cheapest are checked for precedence and capacity.
+    """
+    problem = solution.problem
+    routes = solution.routes
+    used = [v for v in range(len(routes)) if routes[v]]
+    if not used:
+        return None
+    v = rng.choice(used)
+    route = routes[v]
+    city = problem.stop_city
+    k = rng.randrange(len(route))
+    here = city[route[k]]
+    first = k
+    while first > 0 and city[route[first - 1]] == here:
+        first -= 1
+    last = k + 1
+    while last < len(route) and city[route[last]] == here:
+        last += 1
+    visit = route[first:last]
+    rest = route[:first] + route[last:]
+    if not rest:
+        return None
+    dist = problem.dist
+    row = dist[here]
+    cities = [problem.homes[v], *map(city.__getitem__, rest)]
+    n = len(rest)
+    # extra km of the visit between cities[p] and cities[p + 1] (or after the last stop)
+    extra = [row[cities[p]] + row[cities[p + 1]] - dist[cities[p]][cities[p + 1]] for p in range(n)]
+    extra.append(row[cities[n]])
+    places = sorted((e, p) for p, e in enumerate(extra) if p != first)
+    capacity = problem.capacities[v] + CAPACITY_SLACK
+    for _, p in places[:tries]:
+        trial = rest[:p] + visit + rest[p:]
+        if route_fits(problem.stop_load, trial, capacity):
+            candidate = solution.copy()
+            candidate.routes[v] = trial
+            candidate.refresh(v)
+            return candidate
+    return None
+
+
+def route_fits(load_of: list[float], route: list[int], capacity: float) -> bool:
+    """True when every task of ``route`` is picked up before its delivery and the load fits."""
+    load = 0.0
+    on_board: set[int] = set()
+    for code in route:
+        if code & 1:
+            if code - 1 not in on_board:
+                return False
+        else:
+            on_board.add(code)
+        load += load_of[code]
+        if load > capacity:
+            return False
+    return True
 
 
 def route_move(solution: Solution, rng: random.Random) -> Solution | None:
