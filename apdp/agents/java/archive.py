@@ -258,15 +258,15 @@ def _ensure(program: AgentProgram) -> str | None:
     if not _asks(program):
         return None
     folder = Path(os.path.realpath(program.folder))
-    if not _build_folder(folder):  # a link: nothing of apdp's is read or written through it
-        return f"no class data archive: {BUILD_DIR} in the agent's folder is not a folder"
     if not enabled():
         _remove_archive(folder)
         return f"class data archives are off ({SWITCH}=0)"
-    launch = _launch(program)
+    launch = _launch(program)  # from its command's strings alone
     if isinstance(launch, str):  # not an agent apdp installed: no archive, and nothing of it is read
         _remove_archive(folder)
         return launch
+    if not _build_folder(folder):  # a link: nothing of apdp's is read or written through it
+        return f"no class data archive: {BUILD_DIR} in the agent's folder is not a folder"
     archive, key_file = archive_path(launch.folder), launch.folder / BUILD_DIR / KEY_FILE
     try:
         key = _key(launch, launch.folder)
