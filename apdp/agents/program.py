@@ -168,6 +168,9 @@ class BuildLock:
         except FileExistsError:
             raise ProgramError(f"{program.build_dir} is not a folder: remove it (apdp keeps the agent's build "
                                "there)") from None
+        if stat.S_ISLNK(os.lstat(program.build_dir).st_mode):  # nothing of apdp's is written through it
+            raise ProgramError(f"{program.build_dir} is a link: remove it (apdp keeps the agent's build there, "
+                               "in the agent's own folder)")
         path = program.build_dir / ".lock"
         _keep_regular(path)
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)

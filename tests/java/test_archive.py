@@ -150,3 +150,81 @@ def test_an_agent_plays_without_an_archive_when_archives_are_off_or_cannot_be_ma
     _plays(folder)
     assert makes == [folder]  # a failure is remembered: not tried again for the same host, JVM and folder
     assert not (folder / ".build" / ARCHIVE_FILE).exists()
+
+
+# What the referee's archive check must not do for a folder that merely looks like a Java agent's:
+# read, stat or follow anything of it outside the sandbox, and write what it saw where the agent reads.
+_SIZE, _MTIME = 123457, 1_111_111_111_222_333_444  # the host file's, as the agent would read them
+
+
+def _host_file(tmp_path: Path) -> Path:
+    target = tmp_path / "host-secret"
+    target.write_bytes(b"s" * _SIZE)
+    os.utime(target, ns=(_MTIME, _MTIME))
+    return target
+
+
+def _nothing_of(target: Path, folder: Path) -> None:
+    """No key file in the folder, and nothing of the target's size or time in any of its files."""
+    assert not (folder / ".build" / KEY_FILE).exists() and not archive_path(folder).exists()
+    marks = [str(_SIZE).encode(), str(_MTIME).encode(), str(_MTIME // 10**9).encode(), str(target).encode()]
+    for root, _, files in os.walk(folder):
+        for name in files:
+            path = Path(root) / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            data = path.read_bytes()
+            assert not any(mark in data for mark in marks), path
+
+
+def test_a_folder_that_only_looks_like_a_java_agent_learns_nothing_of_a_host_file(tmp_path: Path) -> None:
+    target = _host_file(tmp_path)
+    folder = tmp_path / "agents" / "leak"
+    (folder / "lib").mkdir(parents=True)
+    (folder / ".build").mkdir()
+    (folder / ".build" / "java").symlink_to(target)
+    (folder / "lib" / "apdp-logist-host.jar").write_text("not a jar")
+    (folder / "main.py").write_text(
+        "import os, sys\n"
+        "key = os.path.join(os.path.dirname(os.path.abspath(__file__)), '.build', 'apdp-logist-host.jsa.key')\n"
+        "sys.stderr.write('key: ' + (open(key).read() if os.path.exists(key) else 'none') + '\\n')\n"
+        "sys.exit(3)\n")
+    (folder / "agent.toml").write_text(
+        'command = ["python3", "{dir}/main.py", "{dir}/.build/java", '
+        '"-XX:SharedArchiveFile={dir}/.build/apdp-logist-host.jsa", "-cp", "x"]\n')
+    assert ensure_archive(read_program(folder)) is not None  # refused from its command's strings alone
+    record = play_match(make_scenario({"tasks": 3}), [str(folder), "naive"], seed=2)
+    assert "referee_error" not in record["result"]  # the agent may fault; the referee does not fail
+    _nothing_of(target, folder)
+    assert str(_SIZE) not in record["output"][0] and str(_MTIME) not in record["output"][0]
+
+
+def test_apdps_own_command_with_links_in_the_folder_gets_no_archive_and_nothing_written(
+        agents: Path, tmp_path: Path) -> None:
+    target = _host_file(tmp_path)
+    installed = (agents / "plain" / "agent.toml").read_text()
+    # the host jar a link to a host file; then the whole lib folder a link
+    folder = agents / "linked"
+    shutil.copytree(agents / "plain", folder, symlinks=True, ignore=shutil.ignore_patterns(".build"))
+    (folder / "agent.toml").write_text(installed)
+    (folder / "lib" / "apdp-logist-host.jar").unlink()
+    (folder / "lib" / "apdp-logist-host.jar").symlink_to(target)
+    why = ensure_archive(read_program(folder))
+    assert why is not None and "not a regular file of the agent's folder" in why, why
+    _nothing_of(target, folder)
+    shutil.rmtree(folder / "lib")
+    other = tmp_path / "lib"
+    other.mkdir()
+    (other / "apdp-logist-host.jar").symlink_to(target)
+    (folder / "lib").symlink_to(other)
+    assert ensure_archive(read_program(folder)) is not None
+    _nothing_of(target, folder)
+    # a build folder that is a link: nothing of apdp's is written through it
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(folder)
+    shutil.copytree(agents / "plain", folder, ignore=shutil.ignore_patterns(".build"))
+    (folder / ".build").symlink_to(elsewhere)
+    why = ensure_archive(read_program(folder))
+    assert why is not None and "not a folder" in why
+    assert list(elsewhere.iterdir()) == []

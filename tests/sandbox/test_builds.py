@@ -156,3 +156,20 @@ def test_an_agent_s_files_that_trip_the_referee_s_readers_are_its_fault_not_a_re
     assert "referee_error" not in record["result"], record["result"]
     (fault,) = record["result"]["faults"]
     assert fault["agent"] == 0 and fault["phase"] == "setup", fault
+
+
+
+def test_nothing_of_apdps_is_written_through_a_build_folder_that_is_a_link(tmp_path: Path) -> None:
+    from apdp.agents.files import AgentFilesError
+    from apdp.agents.program import BuildLock, ProgramError, read_program
+
+    folder = _program(tmp_path, "cc -o {dir}/.build/agent {dir}/agent.c")
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".lock").mkdir(parents=True)  # a folder of the host's that apdp's bookkeeping would remove
+    (elsewhere / ".lock" / "kept").write_text("the host's\n")
+    (folder / ".build").symlink_to(elsewhere)
+    with pytest.raises(AgentFilesError, match=r"\.build is a link out of the agent's folder"):
+        play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+    with pytest.raises(ProgramError, match=r"\.build is a link: remove it"):
+        BuildLock(read_program(folder))
+    assert sorted(p.name for p in elsewhere.iterdir()) == [".lock"] and (elsewhere / ".lock" / "kept").is_file()

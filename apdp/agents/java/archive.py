@@ -12,6 +12,12 @@ JVM options (:mod:`apdp.agents.java.jvm`), runs the host jar alone, the one apdp
 nothing of its agent.toml is run: an agent whose command names another JVM, other options or a
 host jar that differs from apdp's gets no archive.
 
+Whether an agent is one apdp installed is decided first, from the strings of its command alone
+(:func:`_launch`): before that, nothing of its folder is read or stat'ed. The host jar is then read
+without following any link of the agent's folder, a build folder that is a link is left alone, and
+the key holds nothing of a file outside the agent's folder but apdp's own JDK: an agent's folder
+cannot make the referee, which runs outside the sandbox, look at a file of the host for it.
+
 Before each match the referee checks the key (:func:`ensure_archive`): an archive that is missing,
 damaged or made from another host jar, JVM or folder is made again (once: a failure is
 remembered with its key); where it cannot be made, it is removed and the agent's JVM starts
@@ -95,32 +101,102 @@ def _trusted_host_digests() -> set[str]:
 
 
 class _Launch:
-    """What an agent's command says of its JVM: the launcher, its options, its class path."""
+    """The JVM of an agent that apdp installed, as its command names it: apdp's own JDK, apdp's
+    options, then the archive's option, then ``-cp`` with the agent folder's own copy of the host
+    jar first. Only the strings of the command are compared with apdp's own values; nothing of the
+    agent's folder is read here."""
 
-    def __init__(self, program: AgentProgram) -> None:
-        command = list(program.command)
-        self.ok = OPTION + str(archive_path(program.folder)) in command and "-cp" in command
-        cp = command.index("-cp") if self.ok else 0
-        java = [a for a in command[:cp] if os.path.basename(a) == "java"]
-        self.ok = self.ok and len(java) == 1
-        self.java = java[0] if self.ok else ""
-        self.options = [a for a in command[command.index(self.java) + 1:cp] if not a.startswith(OPTION)] \
-            if self.ok else []
+    def __init__(self, program: AgentProgram, java: str) -> None:
+        self.java = java
+        self.options = list(OPTIONS)
         #: The agent's folder, whole (the archive is made from another working folder); the JVM
-        #: knows a jar by its file, whatever path names it.
+        #: knows a jar by its file, whatever path names it. The folder is the one apdp was given:
+        #: no link within it is followed.
         self.folder = Path(os.path.realpath(program.folder))
         self.host = self.folder / "lib" / HOST_JAR
 
 
+def _asks(program: AgentProgram) -> bool:
+    """Whether an agent's command names its archive (it looks like a Java agent apdp installed)."""
+    return OPTION + str(archive_path(program.folder)) in program.command and "-cp" in program.command
+
+
+def _launch(program: AgentProgram) -> _Launch | str:
+    """The launch of an agent that asks for an archive, when its command is exactly the one apdp
+    writes at install (:func:`apdp.agents.java.install.agent_toml`) as to what runs outside the
+    sandbox: the java of the JDK apdp uses, apdp's options then the archive's, ``-cp`` then the
+    folder's ``lib/apdp-logist-host.jar`` first on the class path; otherwise why not (one line).
+    Only strings are compared: nothing is read, followed or stat'ed."""
+    try:
+        java = str(find_jdk().java)
+    except UserError as exc:
+        return f"no class data archive: {exc}"
+    command = list(program.command)
+    if command.count(java) != 1:
+        return f"no class data archive: the agent's JVM is not the JDK apdp uses ({java}; reinstall it)"
+    at, cp = command.index(java), command.index("-cp")
+    option = OPTION + str(archive_path(program.folder))
+    if cp < at or command[at + 1:cp] != [*OPTIONS, option]:
+        return "no class data archive: the agent's JVM options are not apdp's (reinstall it)"
+    host = str(program.folder / "lib" / HOST_JAR)
+    if cp + 1 >= len(command) or command[cp + 1].split(os.pathsep)[0] != host:
+        return "no class data archive: the agent's class path does not start with its own copy of apdp's host " \
+               "jar (reinstall it)"
+    return _Launch(program, java)
+
+
+def _open_dir(folder: Path, name: str) -> int:
+    """A descriptor of the folder ``name`` in the agent's ``folder``, opened without following a link
+    (OSError for a link, or anything but a folder)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _build_folder(folder: Path) -> bool:
+    """Whether the agent's build folder is a folder, not a link, if there is one (True when there is
+    none: apdp makes it)."""
+    try:
+        mode = os.lstat(folder / BUILD_DIR).st_mode
+    except FileNotFoundError:
+        return True
+    return stat.S_ISDIR(mode)
+
+
+def _host_file(folder: Path) -> tuple[str, int, int]:
+    """The digest, size and modification time of the agent folder's own ``lib/apdp-logist-host.jar``,
+    a regular file read without following any link of the folder (OSError otherwise)."""
+    where = folder / "lib" / HOST_JAR
+    try:
+        lib = _open_dir(folder, "lib")
+        try:
+            fd = os.open(HOST_JAR, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=lib)
+        finally:
+            os.close(lib)
+    except OSError as exc:
+        raise OSError(f"{where} is not a regular file of the agent's folder ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{where} is not a regular file of the agent's folder")
+        h = hashlib.sha256()
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest(), st.st_size, st.st_mtime_ns
+
+
 def _key(launch: _Launch, folder: Path) -> dict[str, object]:
-    """What an archive is made from: a change to any of it makes a new one."""
+    """What an archive is made from: a change to any of it makes a new one. Of what lies outside the
+    agent's folder, only apdp's own JDK."""
     java = os.path.realpath(launch.java)
     jvm = Path(java).parent.parent / "lib" / "server" / "libjvm.so"
     st = os.stat(jvm) if jvm.exists() else os.stat(java)
-    host = os.stat(launch.host)  # the JVM checks the jar's size and time as well as its path
+    digest, size, mtime = _host_file(launch.folder)  # the JVM checks the jar's size and time as well as its path
     return {
         "apdp": apdp_version(), "java": java, "jvm": [st.st_size, st.st_mtime_ns], "options": launch.options,
-        "folder": os.path.realpath(folder), "host": _digest(launch.host), "host_file": [host.st_size, host.st_mtime_ns],
+        "folder": os.path.realpath(folder), "host": digest, "host_file": [size, mtime],
     }
 
 
@@ -150,6 +226,21 @@ def _remove(*paths: Path) -> None:
             path.unlink()
 
 
+def _remove_archive(folder: Path) -> None:
+    """Remove the archive and its key from the agent's build folder, if it is a folder and not a
+    link (unlink follows no link of its own); nothing else is touched."""
+    try:
+        build = _open_dir(folder, BUILD_DIR)
+    except OSError:
+        return
+    try:
+        for name in (ARCHIVE_FILE, KEY_FILE):
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=build)
+    finally:
+        os.close(build)
+
+
 def ensure_archive(program: AgentProgram) -> str | None:
     """Make sure a Java agent's archive is usable, or absent: made now if missing, damaged or made
     from something else (and apdp may make it), removed where it cannot be made. Returns why there
@@ -164,18 +255,23 @@ def ensure_archive(program: AgentProgram) -> str | None:
 
 
 def _ensure(program: AgentProgram) -> str | None:
-    launch = _Launch(program)
-    if not launch.ok:
+    if not _asks(program):
         return None
-    archive, key_file = archive_path(launch.folder), launch.folder / BUILD_DIR / KEY_FILE
+    folder = Path(os.path.realpath(program.folder))
     if not enabled():
-        if archive.exists() or key_file.exists():
-            with BuildLock(program):
-                _remove(archive, key_file)
+        _remove_archive(folder)
         return f"class data archives are off ({SWITCH}=0)"
+    launch = _launch(program)  # from its command's strings alone
+    if isinstance(launch, str):  # not an agent apdp installed: no archive, and nothing of it is read
+        _remove_archive(folder)
+        return launch
+    if not _build_folder(folder):  # a link: nothing of apdp's is read or written through it
+        return f"no class data archive: {BUILD_DIR} in the agent's folder is not a folder"
+    archive, key_file = archive_path(launch.folder), launch.folder / BUILD_DIR / KEY_FILE
     try:
         key = _key(launch, launch.folder)
     except OSError as exc:
+        _remove_archive(folder)
         return f"no class data archive: {exc.strerror or exc}"
     recorded = _read_key(key_file)
     if _usable(archive, recorded, key):
@@ -206,14 +302,7 @@ def _make(launch: _Launch, folder: Path, archive: Path, key: dict[str, object]) 
     apdp's own JDK, options and host jar are run here, outside the sandbox."""
     if key["host"] not in _trusted_host_digests():
         return "no class data archive: the agent's host jar is not the one this apdp compiled (reinstall it)"
-    if launch.options != list(OPTIONS):
-        return "no class data archive: the agent's JVM options are not apdp's (reinstall it)"
-    try:
-        java = find_jdk().java
-    except UserError as exc:
-        return f"no class data archive: {exc}"
-    if os.path.realpath(java) != key["java"]:
-        return f"no class data archive: the agent's JVM is not the JDK apdp uses ({java}; reinstall it)"
+    java = launch.java  # apdp's own (_launch)
     partial = archive.with_name(f".{ARCHIVE_FILE}.{os.getpid()}.tmp")
     _remove(partial)
     command = [str(java), *OPTIONS, f"-XX:ArchiveClassesAtExit={partial}", "-cp", str(launch.host),
@@ -224,7 +313,8 @@ def _make(launch: _Launch, folder: Path, archive: Path, key: dict[str, object]) 
             done = subprocess.run(command, input=rehearsal_requests(), capture_output=True, cwd=work,
                                   env={**environment, "HOME": work, "TMPDIR": work}, timeout=DUMP_TIMEOUT,
                                   check=False)
-        if done.returncode != 0 or not partial.is_file() or partial.stat().st_size == 0:
+        made = os.lstat(partial) if os.path.lexists(partial) else None
+        if done.returncode != 0 or made is None or not stat.S_ISREG(made.st_mode) or made.st_size == 0:
             last = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1][:200]
             return f"no class data archive: the JVM could not make it (exit code {done.returncode}: {last})"
         os.replace(partial, archive)

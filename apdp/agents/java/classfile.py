@@ -5,7 +5,6 @@ source file's name, and the strings of its constant pool (the classes it names).
 from __future__ import annotations
 
 import struct
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,9 +131,15 @@ class ClassPath:
 
     def __init__(self, entries: Sequence[Path]) -> None:
         self.entries = list(entries)
+        #: The bytes inflated so far from each jar: its caps hold for all the lookups in it
+        #: (apdp.agents.java.jars).
+        self._inflated: dict[Path, int] = {}
 
     def find(self, name: str) -> bytes | None:
-        """The bytes of class ``name`` (``pkg/Name``), or None."""
+        """The bytes of class ``name`` (``pkg/Name``), or None. A jar past its caps raises
+        :class:`apdp.agents.java.jars.JarTooLarge`."""
+        from apdp.agents.java.jars import UNREADABLE, AgentJar
+
         for entry in self.entries:
             if entry.is_dir():
                 path = entry / f"{name}.class"
@@ -142,9 +147,12 @@ class ClassPath:
                     return path.read_bytes()
             elif entry.is_file():
                 try:
-                    with zipfile.ZipFile(entry) as z:
-                        return z.read(f"{name}.class")
-                except (KeyError, zipfile.BadZipFile, OSError):
+                    with AgentJar(entry, self._inflated.get(entry, 0)) as z:
+                        try:
+                            return z.read(f"{name}.class")
+                        finally:
+                            self._inflated[entry] = z.inflated
+                except (KeyError, *UNREADABLE):
                     continue
         return None
 

@@ -183,12 +183,12 @@ def resolve(source: Path, class_name: str) -> Origin:
 
 
 def _in_jar(jar: Path, class_name: str) -> Origin:
-    import zipfile
+    from apdp.agents.java.jars import UNREADABLE, AgentJar
 
     try:
-        with zipfile.ZipFile(jar) as z:
-            names = [n[:-6] for n in z.namelist() if n.endswith(".class")]
-    except (zipfile.BadZipFile, OSError) as exc:
+        with AgentJar(jar) as z:  # a jar past the caps is refused here, before a member is inflated
+            names = [n[:-6] for n in z.names() if n.endswith(".class")]
+    except UNREADABLE as exc:
         raise UserError(f"{jar}: not a readable .jar ({exc})") from None
     internal = class_name.replace(".", "/")
     matches = [n for n in names if n == internal or ("." not in class_name and n.rsplit("/", 1)[-1] == internal)]

@@ -12,12 +12,12 @@ package to install.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from apdp.agents.java.classfile import ClassFileError, strings
+from apdp.agents.java.jars import UNREADABLE, AgentJar
 
 #: Where Debian installs Java libraries.
 DEBIAN_JARS = Path("/usr/share/java")
@@ -95,11 +95,11 @@ def _class_files(root: Path) -> Iterator[tuple[str, bytes]]:
                 yield str(path.relative_to(root))[:-6], path.read_bytes()
         return
     try:
-        with zipfile.ZipFile(root) as z:
-            for entry in z.namelist():
+        with AgentJar(root) as z:  # JarTooLarge past its caps
+            for entry in z.names():
                 if entry.endswith(".class") and not entry.startswith("META-INF/"):
                     yield entry[:-6], z.read(entry)
-    except (zipfile.BadZipFile, OSError):
+    except UNREADABLE:
         return
 
 
