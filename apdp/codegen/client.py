@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from apdp.codegen.usage import clean_usage
 from apdp.errors import UserError
 
 Message = Mapping[str, str]
@@ -37,7 +38,8 @@ class ChatError(UserError):
 class ChatReply:
     """A model's answer: its text, the model that answered and the raw response.
 
-    ``usage`` is the response's token counts as the server sent them (None when it sent none);
+    ``usage`` is the response's token counts (:func:`~apdp.codegen.usage.clean_usage`: a figure that
+    is not a sane whole number is None; the whole ``usage`` is None when the server sent none);
     ``seconds`` the wall time of the whole call, retries included.
     """
 
@@ -192,5 +194,4 @@ def _parse_reply(url: str, text: str, model: str) -> ChatReply:
     if not isinstance(content, str):
         raise ChatError(f"malformed response from {url}: the message content is not text")
     answered = data.get("model") if isinstance(data.get("model"), str) else model
-    usage = data.get("usage")
-    return ChatReply(content, answered, data, usage if isinstance(usage, dict) else None)
+    return ChatReply(content, answered, data, clean_usage(data.get("usage")))
