@@ -39,6 +39,8 @@ Message = Mapping[str, str]
 MAX_RESPONSE_BYTES = 16 * 2**20
 #: The part of an HTTP error's body read (for its message: one line of it is shown).
 MAX_ERROR_BYTES = 64 * 2**10
+#: The longest deadline of a request, in seconds (a week).
+MAX_TIMEOUT = 7 * 86400
 #: The bytes read at a time.
 _CHUNK = 64 * 2**10
 #: Receives one dict per HTTP attempt (request, response or error), for the transcript.
@@ -78,7 +80,8 @@ def endpoint_url(base_url: str) -> str:
 class ChatClient:
     """Chat completions from one model at one endpoint.
 
-    ``timeout`` bounds each HTTP request in seconds; ``retries`` is the number of extra attempts
+    ``timeout`` is the deadline of each HTTP request in seconds (connecting, sending and the whole
+    response; at most :data:`MAX_TIMEOUT`); ``retries`` is the number of extra attempts
     after a retryable failure, waiting ``backoff * 2**attempt`` seconds (or the server's
     ``Retry-After`` when shorter than a minute) before each; ``on_retry`` is told each one, in a line
     that says what failed and when the next attempt comes.
@@ -97,6 +100,8 @@ class ChatClient:
 
     def __post_init__(self) -> None:
         self.url = endpoint_url(self.base_url)
+        if not 0 < self.timeout <= MAX_TIMEOUT:  # NaN too; infinity would overflow the timers
+            raise ChatError(f"the HTTP timeout must be from 0 to {MAX_TIMEOUT} seconds, got {self.timeout}")
 
     def complete(self, messages: Sequence[Message]) -> ChatReply:
         """The model's reply to ``messages``; ChatError (one line) when there is none."""

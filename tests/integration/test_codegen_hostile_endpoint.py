@@ -182,3 +182,23 @@ def test_absurd_usage_is_unknown_and_no_report_crashes(
         assert usage["gen-usage"]["seconds"] is None and usage["gen-usage"]["calls"] == 2
         table = report([tmp_path / "out"], "table", group_by="model")
         assert "Model usage per agent" in table
+
+
+# -- odd figures of the endpoint or the user -----------------------------------------------------
+
+
+def test_a_retry_after_of_nan_is_no_crash(server: ChatServer) -> None:
+    def busy(out: Any) -> None:
+        out.write(b"HTTP/1.0 429 Too Many Requests\r\nRetry-After: nan\r\nContent-Length: 2\r\n\r\n{}")
+
+    server.hostile(busy)
+    server.reply("ok")
+    waits: list[float] = []
+    assert server.client(sleep=waits.append).complete(ASK).text == "ok"
+    assert waits == [0.0]  # the client's own backoff (0 in tests)
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan"), 0.0, 1e12])
+def test_an_impossible_timeout_is_a_one_line_error(server: ChatServer, timeout: float) -> None:
+    with pytest.raises(ChatError, match="the HTTP timeout must be from 0 to 604800 seconds"):
+        server.client(timeout=timeout)
