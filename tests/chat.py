@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, BinaryIO
 
 from apdp.codegen.client import ChatClient
 
@@ -29,6 +30,42 @@ def completion(text: str, model: str = "scripted", usage: dict[str, int] | None 
 
 #: Answers a request: its JSON body -> (status, body). It may sleep.
 Responder = Callable[[dict[str, Any]], tuple[int, str]]
+#: A hostile step of the script: writes the whole raw response (status line, headers, body) itself.
+RawWriter = Callable[[BinaryIO], None]
+
+_HEAD = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
+_START = b'{"choices": [{"message": {"content": "'
+
+
+def drip(every: float = 0.2, headers: bool = True, until: float = 30.0) -> RawWriter:
+    """A response that trickles one byte every ``every`` seconds (for ``until`` seconds at most), after
+    the headers (or from the status line on: ``headers=False``)."""
+
+    def write(out: BinaryIO) -> None:
+        out.write(_HEAD + _START if headers else b"")
+        trickle = (b"" if headers else _HEAD + _START) + b"a" * 10**6
+        end = time.monotonic() + until
+        for byte in trickle:
+            if time.monotonic() > end:
+                return
+            out.flush()
+            time.sleep(every)
+            out.write(bytes([byte]))
+
+    return write
+
+
+def flood(limit: int = 2**30) -> RawWriter:
+    """A response with an endless body (no Content-Length), ``limit`` bytes at most, sent as fast as
+    the client reads."""
+
+    def write(out: BinaryIO) -> None:
+        out.write(_HEAD + _START)
+        chunk = b"A" * 2**20
+        for _ in range(limit // len(chunk)):
+            out.write(chunk)
+
+    return write
 
 
 @dataclass
@@ -36,7 +73,7 @@ class ChatServer:
     """A scripted chat-completions endpoint; each step is (status, body) or a reply text."""
 
     url: str
-    script: list[tuple[int, str]] = field(default_factory=list)
+    script: list[tuple[int, str] | RawWriter] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     #: Answers a request when the script is empty.
@@ -47,6 +84,10 @@ class ChatServer:
 
     def raw(self, status: int, body: str) -> None:
         self.script.append((status, body))
+
+    def hostile(self, writer: RawWriter) -> None:
+        """A step whose response ``writer`` writes raw (:func:`drip`, :func:`flood`)."""
+        self.script.append(writer)
 
     def user_messages(self, k: int) -> list[str]:
         """The user messages of request ``k``."""
@@ -71,8 +112,16 @@ def serve_chat(responder: Responder | None = None) -> Iterator[ChatServer]:
             state.headers.append(dict(self.headers))
             if self.path != "/v1/chat/completions":
                 status, body = 404, '{"error": {"message": "not found"}}'
+            elif state.script and callable(state.script[0]):
+                writer = state.script.pop(0)
+                assert callable(writer)
+                with suppress(OSError):  # the client hung up: what it was meant to do
+                    writer(self.wfile)
+                return
             elif state.script:
-                status, body = state.script.pop(0)
+                step = state.script.pop(0)
+                assert not callable(step)
+                status, body = step
             elif state.responder is not None:
                 status, body = state.responder(request)
             else:

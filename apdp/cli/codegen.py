@@ -218,7 +218,7 @@ def run_command(
     name: Annotated[str | None, typer.Option(help="Agent name (default MODEL-STRATEGY).")] = None,
     agents_dir: AgentsDir = Path("agents"),
     force: Annotated[bool, typer.Option(help="Replace an existing agent of that name.")] = False,
-    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request.")] = 300.0,
+    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request, the whole response included.")] = 300.0,
     retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,
     backoff: Annotated[float, typer.Option(help="First retry delay in seconds (doubles).")] = 2.0,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
@@ -318,7 +318,7 @@ def evolve_command(
     force: Annotated[
         bool, typer.Option(help="Start over: make every version again (earlier results stay in the work folder).")
     ] = False,
-    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request.")] = 300.0,
+    http_timeout: Annotated[float, typer.Option(help="Seconds per HTTP request, the whole response included.")] = 300.0,
     retries: Annotated[int, typer.Option(help="Retries on 5xx, 429 and connection errors.")] = 4,
     backoff: Annotated[float, typer.Option(help="First retry delay in seconds (doubles).")] = 2.0,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,

@@ -48,6 +48,7 @@ from apdp.codegen.ingest import REJECTED_DIR, reject_agent
 from apdp.codegen.languages import language
 from apdp.codegen.loop import EVOLVE, FROM_PARENT, STRATEGIES, RunSettings, run
 from apdp.codegen.parent import read_parent
+from apdp.codegen.usage import MAX_TOTAL_TOKENS, token_count
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.lookup import searched_first
@@ -241,8 +242,8 @@ def _version_name(name: str, round: int) -> str:
 
 
 def _tokens(provenance: Mapping[str, Any] | None) -> int:
-    value = (provenance or {}).get("cumulative_tokens")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """The lineage's tokens up to a version, from its provenance (0 when unknown or not believable)."""
+    return token_count((provenance or {}).get("cumulative_tokens"), MAX_TOTAL_TOKENS) or 0
 
 
 def _ours(provenance: Mapping[str, Any] | None, name: str, round: int) -> bool:

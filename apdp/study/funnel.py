@@ -6,7 +6,9 @@ finished (``attempts``), the model's replies and those with code, the agents cle
 (``never_clean``, endpoint failures included and also counted in ``errors``), the fault kinds their
 checks met, and what they cost: calls, tokens, model seconds and wall seconds, each in total and per
 clean agent, and money when the manifest prices the model's tokens. Tokens and seconds are those of the
-calls paid for: a call replayed from the journal counts once.
+calls paid for: a call replayed from the journal counts once. The journal is a file anyone could have
+edited: a token figure that is not a whole number from 0 to a bound, or seconds that are not a finite
+number, count as not reported (0), never as a crash.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from apdp.codegen.usage import TOKEN_FIELDS, seconds_figure, token_count
 from apdp.study.generate import Job
 from apdp.study.journal import Journal
 
@@ -32,6 +35,20 @@ COLUMNS = (
 
 def _per(total: float | None, clean: int, digits: int = 1) -> float | None:
     return None if total is None or clean == 0 else round(total / clean, digits)
+
+
+def _tokens(call: Mapping[str, Any], key: str) -> int:
+    usage = call.get("usage")
+    return (token_count(usage.get(key)) or 0) if isinstance(usage, Mapping) else 0
+
+
+def _seconds(entry: Mapping[str, Any]) -> float:
+    return seconds_figure(entry.get("seconds")) or 0.0
+
+
+def _whole(entry: Mapping[str, Any], key: str) -> int:
+    value = entry.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9 else 0
 
 
 def funnel_rows(jobs: Sequence[Job], journal: Journal) -> list[dict[str, Any]]:
@@ -52,21 +69,20 @@ def funnel_rows(jobs: Sequence[Job], journal: Journal) -> list[dict[str, Any]]:
             if isinstance(k, int) and k > 0:
                 repairs[k] = repairs.get(k, 0) + 1
         calls = [c for j in members for c in calls_of.get(j.id, [])]
-        tokens = {key: sum(int((c.get("usage") or {}).get(key) or 0) for c in calls)
-                  for key in ("prompt_tokens", "completion_tokens", "total_tokens")}
+        tokens = {key: sum(_tokens(c, key) for c in calls) for key in TOKEN_FIELDS}
         total = tokens["total_tokens"] or tokens["prompt_tokens"] + tokens["completion_tokens"]
         price = members[0].generator.price
         cost = None if price is None else round(
             (tokens["prompt_tokens"] * price.prompt + tokens["completion_tokens"] * price.completion) / 1e6, 6)
         clean = sum(1 for k in firsts if k is not None)
-        model_seconds = round(sum(float(c.get("seconds") or 0.0) for c in calls), 3)
-        seconds = round(sum(float(o.get("seconds") or 0.0) for o in outcomes), 3)
+        model_seconds = round(sum(_seconds(c) for c in calls), 3)
+        seconds = round(sum(_seconds(o) for o in outcomes), 3)
         rows.append({
             "model": model,
             "strategy": strategy,
             "attempts": len(outcomes),
-            "replies": sum(int(o.get("replies") or 0) for o in outcomes),
-            "replies_with_code": sum(int(o.get("replies_with_code") or 0) for o in outcomes),
+            "replies": sum(_whole(o, "replies") for o in outcomes),
+            "replies_with_code": sum(_whole(o, "replies_with_code") for o in outcomes),
             "clean_first": sum(1 for k in firsts if k == 0),
             "clean_after_repair": sum(1 for k in firsts if isinstance(k, int) and k > 0),
             "never_clean": sum(1 for k in firsts if k is None),

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.codegen.client import ChatClient, ChatReply, Message
+from apdp.codegen.usage import clean_usage, seconds_figure
 from apdp.errors import UserError
 
 JOURNAL = "journal.jsonl"
@@ -130,9 +131,8 @@ class JournaledClient(ChatClient):
         if known is not None:
             journal.replayed += 1
             self._log({"event": "journal_replay", "key": key})
-            usage = known.get("usage")
             return ChatReply(str(known.get("text", "")), str(known.get("model") or self.model), {},
-                             usage if isinstance(usage, dict) else None, float(known.get("seconds") or 0.0))
+                             clean_usage(known.get("usage")), seconds_figure(known.get("seconds")) or 0.0)
         journal.reserve()
         reply = super().complete(messages)
         journal.new_calls += 1

@@ -49,7 +49,7 @@ class Generator(_Strict):
     parent: str | None = Field(default=None, min_length=1)
     temperature: float | None = Field(default=None, ge=0, le=2)
     #: Seconds per HTTP request, retries on 5xx/429/connection errors, first retry delay.
-    timeout: float = Field(default=300.0, gt=0)
+    timeout: float = Field(default=300.0, gt=0, le=7 * 86400)  # a week at most: see ChatClient
     retries: int = Field(default=4, ge=0, le=20)
     backoff: float = Field(default=2.0, ge=0)
     price: Price | None = None

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from apdp.codegen.usage import MAX_TOTAL_TOKENS, token_count
 from apdp.tournament.pool import Tournament
 from apdp.tournament.stats import Statistics
 
@@ -106,9 +107,9 @@ def lineage(stats: Statistics, tournaments: Sequence[Tournament]) -> Lineage:
         name = provenance.get("lineage")
         evolve_round = _int(provenance.get("evolve_round"))
         if isinstance(name, str) and evolve_round is not None:
+            tokens = token_count(provenance.get("cumulative_tokens"), MAX_TOTAL_TOKENS)  # edited files: unknown
             out.curves.setdefault(name, []).append(CurvePoint(
-                evolve_round, s.agent, _int(provenance.get("cumulative_tokens")), s.rating, s.rating_low,
-                s.rating_high, s.win_rate))
+                evolve_round, s.agent, tokens, s.rating, s.rating_low, s.rating_high, s.win_rate))
         parent = hashes.get(str(provenance.get("parent_sha256")))
         if parent is None or parent == s.agent or parent not in rows:
             continue

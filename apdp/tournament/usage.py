@@ -3,7 +3,8 @@
 ``apdp codegen run`` writes the totals under ``usage`` in an agent's provenance (see
 :mod:`apdp.codegen.usage`); grouped reports show them next to the agent's results, with the tokens
 spent per win. Agents written by hand, the baselines and agents ingested from a pasted reply have
-no usage: their figures are None.
+no usage: their figures are None. The provenance is read from files anyone could have edited: a
+figure that is not a sane whole number (a fraction, NaN, infinity, 1e308...) is unknown (None) too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from apdp.agents.discovery import find_agent
 from apdp.agents.provenance import read_provenance
+from apdp.codegen.usage import MAX_TOTAL_TOKENS, seconds_figure, token_count
 from apdp.errors import UserError
 from apdp.tournament.stats import Standing
 
@@ -46,8 +48,7 @@ def file_provenance(agent: str) -> Provenance:
 
 
 def _count(totals: Mapping[str, Any], key: str) -> int | None:
-    value = totals.get(key)
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return token_count(totals.get(key), MAX_TOTAL_TOKENS)
 
 
 def agent_usage(
@@ -60,7 +61,6 @@ def agent_usage(
         totals = provenance.get("usage")
         totals = totals if isinstance(totals, Mapping) else {}
         total = _count(totals, "total_tokens")
-        seconds = totals.get("seconds")
         out.append(AgentUsage(
             agent=s.agent,
             model=str(provenance["model"]) if provenance.get("model") else None,
@@ -68,7 +68,7 @@ def agent_usage(
             prompt_tokens=_count(totals, "prompt_tokens"),
             completion_tokens=_count(totals, "completion_tokens"),
             total_tokens=total,
-            seconds=float(seconds) if isinstance(seconds, int | float) else None,
+            seconds=seconds_figure(totals.get("seconds")),
             wins=s.total_wins,
             matches=s.matches,
             win_rate=s.win_rate,
