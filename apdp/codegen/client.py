@@ -252,23 +252,28 @@ class _WatchedHTTPS(_Watched, http.client.HTTPSConnection):
     """An HTTPS connection whose sockets its request's deadline watches."""
 
 
-class _HTTPHandler(urllib.request.HTTPHandler):
-    def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
-        self._deadline = deadline
+class _Watching:
+    """A urllib handler whose connections (of class ``connection``) its request's deadline watches."""
 
-    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> http.client.HTTPResponse:
-        return super().do_open(functools.partial(_Watched, deadline=self._deadline), req, **kwargs)
+    connection: type[_Watched]
 
-
-class _HTTPSHandler(urllib.request.HTTPSHandler):
     def __init__(self, deadline: _Deadline) -> None:
         super().__init__()
         self._deadline = deadline
 
     def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> http.client.HTTPResponse:
         # https_open passes the TLS settings in kwargs
-        return super().do_open(functools.partial(_WatchedHTTPS, deadline=self._deadline), req, **kwargs)
+        opened: http.client.HTTPResponse = super().do_open(  # type: ignore[misc]
+            functools.partial(self.connection, deadline=self._deadline), req, **kwargs)
+        return opened
+
+
+class _HTTPHandler(_Watching, urllib.request.HTTPHandler):
+    connection = _Watched
+
+
+class _HTTPSHandler(_Watching, urllib.request.HTTPSHandler):
+    connection = _WatchedHTTPS
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
