@@ -131,6 +131,9 @@ class AgentProcess:
         self._fd = self._conn.fileno()
         self._poller = select.poll()  # kept: a call waits on it without building a selector
         self._poller.register(self._fd, select.POLLIN)
+        # a request is written without blocking: an agent that stops reading its socket (or only
+        # peeks at it) fills the buffer, and a blocking write would wait for it for ever
+        os.set_blocking(self._fd, False)
         self._cpu = CpuMeter.open(self._pid)  # the first reading
 
     @property
@@ -173,9 +176,11 @@ class AgentProcess:
             self._paused = False
         start = time.monotonic()
         try:
-            fd, data = self._fd, memoryview(payload)
-            while data:
-                data = data[os.write(fd, data) :]
+            if not self._send(payload, start + calls[0][1]):
+                self.kill()
+                return [CallResult(None, CallFault(FaultKind.TIMEOUT, f"did not take its request within "
+                                                   f"{calls[0][1]:g} s: it stopped reading (stopped)"),
+                                   time.monotonic() - start)]
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return [CallResult(None, self._death(), time.monotonic() - start)]
         except OSError as exc:
@@ -207,6 +212,25 @@ class AgentProcess:
             self._paused = True
         return results
 
+    def _send(self, payload: bytes, deadline: float) -> bool:
+        """Write ``payload`` to the agent's socket by ``deadline`` (monotonic); False if it would not
+        take it all by then."""
+        data = memoryview(payload)
+        writable: select.poll | None = None
+        while data:
+            try:
+                data = data[os.write(self._fd, data) :]
+                continue
+            except BlockingIOError:
+                pass
+            if writable is None:
+                writable = select.poll()
+                writable.register(self._fd, select.POLLOUT)
+            left = deadline - time.monotonic()
+            if left <= 0 or not writable.poll(max(1, math.ceil(left * 1000))):
+                return False
+        return True
+
     def _group_signal(self, sig: signal.Signals) -> None:
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -237,7 +261,10 @@ class AgentProcess:
                 if time.monotonic() < deadline:
                     continue
                 return None
-            chunk = os.read(self._fd, 1 << 16)
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:  # woken with nothing to read after all
+                continue
             if not chunk:
                 raise EOFError
             buffer += chunk

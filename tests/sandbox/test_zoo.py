@@ -142,3 +142,12 @@ def test_fault_details_are_structured() -> None:
                           [MISBEHAVE, "template"], seed=5)
     violations = capacity["result"]["faults"][0]["violations"]
     assert violations and all(v["vehicle"] == 0 and "exceeds capacity" in v["message"] for v in violations)
+
+
+def test_an_agent_that_stops_reading_its_requests_times_out_and_the_match_ends() -> None:
+    """The referee writes a request within the call's time: an agent that answers but never takes
+    its requests off the socket (it only peeks) fills the socket's buffer and times out."""
+    record = play_match(fast_scenario(tasks=300), [str(ZOO / "peek_jam.py"), "naive"], seed=1)
+    (fault,) = record["result"]["faults"]
+    assert fault["agent"] == 0 and fault["kind"] == "timeout" and "stopped reading" in fault["message"], fault
+    assert record["result"]["winner"] == 1
