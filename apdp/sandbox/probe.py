@@ -228,6 +228,31 @@ def _create(path: str) -> None:
         f.write("planted")
 
 
+def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
+    """Calls that fill memory in the kernel (which a SIGSTOP waits for) are refused."""
+    import mmap
+
+    def populate() -> None:
+        mmap.mmap(-1, 1 << 16, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x8000).close()  # MAP_POPULATE
+
+    def advise() -> None:
+        area = mmap.mmap(-1, 1 << 16)
+        try:
+            area.madvise(22)  # MADV_POPULATE_READ
+        finally:
+            area.close()
+
+    def lock() -> None:
+        buffer = ctypes.create_string_buffer(4096)
+        if libc.mlock(buffer, 4096) != 0:
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+    results = {name: _refused(attempt) for name, attempt in (("MAP_POPULATE", populate),
+                                                             ("MADV_POPULATE_READ", advise), ("mlock", lock))}
+    allowed = [name for name, (ok, _) in results.items() if not ok]
+    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+
+
 def run(args: dict[str, Any]) -> dict[str, Any]:
     """Try every attack the sandbox must refuse; ``args`` name the referee's pid and a canary folder."""
     referee = int(args["referee_pid"])
@@ -252,6 +277,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
                        f"RLIMIT_NOFILE {resource.getrlimit(resource.RLIMIT_NOFILE)[1]}"),
         "process_group": _leave_group(),
         "affinity": _refused(lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
+        "kernel_work": _kernel_work(libc),
         "scheduling": _scheduling(referee),
     }
     start_counting()

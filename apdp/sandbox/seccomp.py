@@ -7,7 +7,10 @@ pipes between the agent's own processes), tracing or reading other processes (``
 the administrator's calls, changing a file's mode, owner, times or extended attributes (which
 Landlock does not cover; the referee makes an agent program's build output executable itself),
 leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity, memory that
-no limit counts without a memory cgroup (``memfd_create``, System V shared memory). Changing the
+no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and filling
+memory in the kernel (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
+``MADV_POPULATE_*``, ``mlock*``): a SIGSTOP waits for such a call, which over a huge mapping of the
+zero page runs for seconds, on the opponent's time, at almost no memory. Changing the
 priority, scheduling, I/O priority or resource limits of a process is allowed for the calling
 process only (``who`` or ``pid`` 0; ``setpriority`` of its process group too): never of another
 process of the same user, which the kernel would allow (the referee, the opponent, the user's shell).
@@ -57,7 +60,13 @@ _X86_64 = {
     "memfd_create": 319, "memfd_secret": 447, "shmget": 29, "shmat": 30, "shmctl": 31,
     "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
     "ioprio_set": 251, "prlimit64": 302,
+    "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
 }
+#: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
+#: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a SIGSTOP waits for such a call to end, and one call
+#: over a huge mapping of the zero page runs for seconds at almost no memory.
+_POPULATING_FLAGS = 0x8000 | 0x2000
+_POPULATING_ADVICE = (22, 23)
 
 #: Refused outright with EPERM.
 REFUSED = (
@@ -77,6 +86,8 @@ REFUSED = (
     "setpgid", "setsid", "sched_setaffinity",
     # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
+    # work in the kernel that stopping the agent between its calls would wait for (see _POPULATING_FLAGS)
+    "mlock", "mlock2", "mlockall", "remap_file_pages",
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
@@ -144,6 +155,18 @@ def program(unix_sockets: bool = True) -> bytes:
         _op(_RET_K, _ALLOW),
         _op(_JEQ_K, nr["clone3"], 0, 1),
         _op(_RET_K, _ERRNO | errno.ENOSYS),
+        # mmap and madvise: never filling a mapping in the kernel
+        _op(_JEQ_K, nr["mmap"], 0, 4),
+        _op(_LD_W_ABS, _arg(3)),
+        _op(_JSET_K, _POPULATING_FLAGS, 0, 1),
+        _op(_RET_K, eperm),
+        _op(_RET_K, _ALLOW),
+        _op(_JEQ_K, nr["madvise"], 0, 5),
+        _op(_LD_W_ABS, _arg(2)),
+        _op(_JEQ_K, _POPULATING_ADVICE[0], 2, 0),
+        _op(_JEQ_K, _POPULATING_ADVICE[1], 1, 0),
+        _op(_RET_K, _ALLOW),
+        _op(_RET_K, eperm),
     ]
     for name, target, kind in SELF_ONLY:
         ops += _self_only(nr[name], target, kind, eperm)
