@@ -319,7 +319,21 @@ class _Referee:
         seat.timing["start"] = result.seconds
         return True
 
+    def _protections(self, seat: _Seat) -> bool:
+        """Ask the agent's worker which protections are off here before any code of the agent's runs in
+        its process: what the worker says later, the agent (which owns that process) could have
+        made it say. False on a fault."""
+        result = self.account(seat, "setup", None,
+                              seat.process.call(SandboxCall("unprotected"), self.timeouts.setup))
+        if result is None:
+            return False
+        if isinstance(result.reply, SetupDone):
+            self.unprotected.update(result.reply.unprotected)
+        return True
+
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
+        if not self._protections(seat):
+            return
         if is_program(seat.source.path) and not self._start(seat):
             return
         call = SetupCall(
@@ -334,10 +348,8 @@ class _Referee:
             company=self.companies[seat.index],
         )
         result = self.account(seat, "setup", None, seat.process.call(call, self.timeouts.setup))
-        if result is not None:
+        if result is not None:  # what its setup reply says is off is not read: see _protections
             seat.timing["setup"] = result.seconds
-            if isinstance(result.reply, SetupDone):
-                self.unprotected.update(result.reply.unprotected)
 
     def _bid(self, seat: _Seat, task: Task, told: AuctionResultCall | None, payload: bytes) -> float | None:
         if not seat.sound:

@@ -151,3 +151,12 @@ def test_an_agent_that_stops_reading_its_requests_times_out_and_the_match_ends()
     (fault,) = record["result"]["faults"]
     assert fault["agent"] == 0 and fault["kind"] == "timeout" and "stopped reading" in fault["message"], fault
     assert record["result"]["winner"] == 1
+
+
+def test_what_is_off_is_asked_before_the_agent_runs_and_no_claim_of_its_own_counts() -> None:
+    """An agent that makes its worker say every protection is off changes nothing in the record: the
+    referee asked its worker before any code of the agent's ran."""
+    honest = play_match(fast_scenario(tasks=2), ["honest", "naive"], seed=1)
+    claimed = play_match(fast_scenario(tasks=2), [str(ZOO / "false_alarm.py"), "naive"], seed=1)
+    assert claimed["result"]["faults"] == []
+    assert claimed["sandbox"] == honest["sandbox"]
