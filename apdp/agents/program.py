@@ -70,11 +70,7 @@ def read_program(folder: Path) -> AgentProgram:
     """Read ``folder/agent.toml``; ProgramError says what is wrong."""
     path = folder / PROGRAM_FILE
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ProgramError(f"{path}: not a regular file")
-            raw = f.read(PROGRAM_FILE_BYTES + 1)
+        raw = read_regular(path, PROGRAM_FILE_BYTES)
     except OSError as exc:
         raise ProgramError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if len(raw) > PROGRAM_FILE_BYTES:
@@ -149,14 +145,21 @@ def _keep_regular(path: Path) -> None:
         _remove(path)
 
 
-def _read_bookkeeping(path: Path) -> str:
-    """The text of one of apdp's files in a build folder: a regular file read without following a
-    link or waiting on a FIFO, at most a few kB (OSError or UnicodeDecodeError otherwise)."""
+def read_regular(path: Path, most: int) -> bytes:
+    """The first ``most`` bytes of a regular file of an agent's folder and one more, if there is one
+    (so that a caller can tell a larger file), read without following a link or waiting on a FIFO
+    (OSError for anything but a regular file)."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(f"{path} is not a regular file")
-        return f.read(_BOOKKEEPING_BYTES).decode("utf-8")
+        return f.read(most + 1)
+
+
+def _read_bookkeeping(path: Path) -> str:
+    """The text of one of apdp's files in a build folder, at most a few kB (OSError or
+    UnicodeDecodeError otherwise)."""
+    return read_regular(path, _BOOKKEEPING_BYTES)[:_BOOKKEEPING_BYTES].decode("utf-8")
 
 
 class BuildLock:

@@ -42,7 +42,7 @@ from apdp.agents.identity import apdp_version
 from apdp.agents.java.host import HOST_JAR, MAIN_CLASS, cache_root, sources_digest
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.jvm import OPTIONS
-from apdp.agents.program import BUILD_DIR, AgentProgram, BuildLock
+from apdp.agents.program import BUILD_DIR, AgentProgram, BuildLock, read_regular
 from apdp.errors import UserError
 
 #: The archive's file name, in the agent's build folder.
@@ -79,14 +79,20 @@ def enabled() -> bool:
 def _digest(path: Path) -> str:
     """The SHA-256 of a regular file, read without following a link or waiting on a FIFO (OSError
     for anything else)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    return _read_digest(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC), path)[0]
+
+
+def _read_digest(fd: int, path: Path) -> tuple[str, os.stat_result]:
+    """The SHA-256 and the status of the regular file open on ``fd`` (which it closes; OSError for
+    anything but a regular file)."""
     with os.fdopen(fd, "rb", buffering=0) as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{path} is not a regular file")
         h = hashlib.sha256()
         while chunk := f.read(1 << 20):
             h.update(chunk)
-    return h.hexdigest()
+    return h.hexdigest(), st
 
 
 def _trusted_host_digests() -> set[str]:
@@ -177,14 +183,8 @@ def _host_file(folder: Path) -> tuple[str, int, int]:
             os.close(lib)
     except OSError as exc:
         raise OSError(f"{where} is not a regular file of the agent's folder ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "rb", buffering=0) as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"{where} is not a regular file of the agent's folder")
-        h = hashlib.sha256()
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest(), st.st_size, st.st_mtime_ns
+    digest, st = _read_digest(fd, where)
+    return digest, st.st_size, st.st_mtime_ns
 
 
 def _key(launch: _Launch, folder: Path) -> dict[str, object]:
@@ -202,9 +202,7 @@ def _key(launch: _Launch, folder: Path) -> dict[str, object]:
 
 def _read_key(path: Path) -> dict[str, object] | None:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as f:
-            value = json.loads(f.read(64 * 1024))
+        value = json.loads(read_regular(path, 64 * 1024))
     except (OSError, ValueError, RecursionError):  # the agent's build may have written anything there
         return None
     return value if isinstance(value, dict) else None
