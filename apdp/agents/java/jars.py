@@ -54,9 +54,7 @@ class AgentJar:
             for info in self._zip.infolist():
                 self._check_member(info.filename, info.file_size)
                 declared += info.file_size
-            if declared > MAX_TOTAL_BYTES:
-                raise JarTooLarge(f"{path}: more than {_mib(MAX_TOTAL_BYTES)} uncompressed in all; an agent's jar "
-                                  "may hold no more")
+            self._check_total(declared)
         except BaseException:
             self._zip.close()
             raise
@@ -65,6 +63,11 @@ class AgentJar:
         if size > MAX_MEMBER_BYTES:
             raise JarTooLarge(f"{self.path}: member {name[:100]!r} is larger than {_mib(MAX_MEMBER_BYTES)} "
                               "uncompressed; an agent's jar may hold none larger")
+
+    def _check_total(self, size: int) -> None:
+        if size > MAX_TOTAL_BYTES:
+            raise JarTooLarge(f"{self.path}: more than {_mib(MAX_TOTAL_BYTES)} uncompressed in all; an agent's jar "
+                              "may hold no more")
 
     def __enter__(self) -> AgentJar:
         return self
@@ -93,8 +96,6 @@ class AgentJar:
                 size += len(chunk)
                 self.inflated += len(chunk)
                 self._check_member(name, size)
-                if self.inflated > MAX_TOTAL_BYTES:
-                    raise JarTooLarge(f"{self.path}: more than {_mib(MAX_TOTAL_BYTES)} uncompressed in all; an "
-                                      "agent's jar may hold no more")
+                self._check_total(self.inflated)
                 chunks.append(chunk)
         return b"".join(chunks)
