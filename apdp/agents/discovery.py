@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from apdp.agents.files import agent_hash
+from apdp.agents.files import agent_hash, is_inside
 from apdp.agents.program import PROGRAM_FILE
 from apdp.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
 from apdp.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
@@ -101,8 +101,8 @@ _NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.+-]*[A-Za-z0-9+])?")
 
 def display_name(path: Path) -> str:
     """An agent's name from its file (``exp_cost_fixed_bid.py`` -> ``exp-cost-fixed-bid``) or from
-    its program folder (``agents/my_agent/`` -> ``my-agent``); AgentNameError for a name that is
-    not printable text (names reach terminals, logs, pages and spreadsheets)."""
+    its program folder (``agents/my_agent/`` -> ``my-agent``); AgentNameError for a name not made as
+    :data:`_NAME` says (names reach terminals, logs, pages and spreadsheets)."""
     name = (path.name if path.is_dir() else path.stem).replace("_", "-")
     if not name or len(name) > MAX_NAME or not _NAME.fullmatch(name):
         shown = name.encode("unicode_escape").decode("ascii")[:MAX_NAME]
@@ -249,12 +249,12 @@ def _source_only_under(folder: str) -> None:
                (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES)]
 
     def hook(path: str) -> importlib.machinery.FileFinder:
-        if path != folder and not path.startswith(folder.rstrip("/") + "/"):
+        if not is_inside(path, folder):
             raise ImportError("not an agent's folder")
         return importlib.machinery.FileFinder(path, *loaders)
 
     sys.path_hooks.insert(0, hook)
-    for cached in [p for p in sys.path_importer_cache if p == folder or p.startswith(folder.rstrip("/") + "/")]:
+    for cached in [p for p in sys.path_importer_cache if is_inside(p, folder)]:
         del sys.path_importer_cache[cached]
 
 

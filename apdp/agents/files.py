@@ -60,7 +60,8 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _inside(path: str, folder: str) -> bool:
+def is_inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies beneath it (as strings: nothing is resolved)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
@@ -140,7 +141,7 @@ def _entry(path: str, relative: str, root: str) -> AgentFile:
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode):
         target = os.path.realpath(path)
-        if not _inside(target, root):
+        if not is_inside(target, root):
             raise AgentFilesError(
                 f"{path} is a link out of the agent's folder (to {target}); an agent may hold only its own "
                 "files: copy what it needs into its folder, or remove the link"
@@ -197,7 +198,7 @@ def check_outside_agents(path: str | Path, agents: Sequence[str | Path], what: s
     ``agents`` (which its agent can read): ``what`` names it in the message (``--out``, ``--record``)."""
     target = os.path.realpath(path)
     for agent in agents:
-        if os.path.isdir(agent) and _inside(target, os.path.realpath(agent)):
+        if os.path.isdir(agent) and is_inside(target, os.path.realpath(agent)):
             raise AgentFilesError(
                 f"{what} {path} is inside the folder of agent {Path(agent).name!r}, which the agent can read; "
                 "write results elsewhere"
@@ -208,7 +209,7 @@ def regular_file_within(path: str | Path, root: str | Path) -> Path:
     """``path`` resolved, if it is a regular file inside ``root`` (a link is followed only within
     it); AgentFilesError otherwise. For copying a file of a project into an agent's folder."""
     real = os.path.realpath(path)
-    if not _inside(real, os.path.realpath(root)):
+    if not is_inside(real, os.path.realpath(root)):
         raise AgentFilesError(f"{path} leads out of {root} (to {real}); copy what the agent needs into {root}")
     try:
         mode = os.stat(real).st_mode
