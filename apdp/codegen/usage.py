@@ -56,10 +56,11 @@ def clean_usage(usage: Any) -> dict[str, int | None] | None:
     when there is no such object)."""
     if not isinstance(usage, Mapping):
         return None
-    return {key: token_count(usage.get(key)) for key in TOKEN_FIELDS}
+    return {key: usage_tokens(usage, key) for key in TOKEN_FIELDS}
 
 
-def _tokens(usage: Any, key: str) -> int | None:
+def usage_tokens(usage: Any, key: str) -> int | None:
+    """The token figure ``key`` of a ``usage`` object (:func:`token_count`; None without one)."""
     return token_count(usage.get(key)) if isinstance(usage, Mapping) else None
 
 
@@ -77,7 +78,7 @@ class ModelCall:
     @classmethod
     def of(cls, role: str, model: str, usage: Any, seconds: float) -> ModelCall:
         """A call from the response's ``usage`` object (anything malformed counts as not reported)."""
-        prompt, completion, total = (_tokens(usage, k) for k in TOKEN_FIELDS)
+        prompt, completion, total = (usage_tokens(usage, k) for k in TOKEN_FIELDS)
         if total is None and prompt is not None and completion is not None:
             total = prompt + completion
         return cls(role, model, prompt, completion, total, round(seconds, 3))

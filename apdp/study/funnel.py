@@ -21,7 +21,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from apdp.codegen.usage import TOKEN_FIELDS, seconds_figure, token_count
+from apdp.codegen.usage import TOKEN_FIELDS, seconds_figure, usage_tokens
 from apdp.study.generate import Job
 from apdp.study.journal import Journal
 
@@ -35,11 +35,6 @@ COLUMNS = (
 
 def _per(total: float | None, clean: int, digits: int = 1) -> float | None:
     return None if total is None or clean == 0 else round(total / clean, digits)
-
-
-def _tokens(call: Mapping[str, Any], key: str) -> int:
-    usage = call.get("usage")
-    return (token_count(usage.get(key)) or 0) if isinstance(usage, Mapping) else 0
 
 
 def _seconds(entry: Mapping[str, Any]) -> float:
@@ -69,7 +64,7 @@ def funnel_rows(jobs: Sequence[Job], journal: Journal) -> list[dict[str, Any]]:
             if isinstance(k, int) and k > 0:
                 repairs[k] = repairs.get(k, 0) + 1
         calls = [c for j in members for c in calls_of.get(j.id, [])]
-        tokens = {key: sum(_tokens(c, key) for c in calls) for key in TOKEN_FIELDS}
+        tokens = {key: sum(usage_tokens(c.get("usage"), key) or 0 for c in calls) for key in TOKEN_FIELDS}
         total = tokens["total_tokens"] or tokens["prompt_tokens"] + tokens["completion_tokens"]
         price = members[0].generator.price
         cost = None if price is None else round(
