@@ -156,8 +156,8 @@ def _check_shape(record: MatchRecord) -> None:
 
 def _agent_figures(record: MatchRecord, topology: Topology, i: int) -> AgentMatch:
     """Agent ``i``'s figures in ``record`` (a match without faults)."""
-    tasks = {t.id: Task(t.id, t.pickup, t.delivery, float(t.weight)) for t in record.tasks}
-    vehicles = [Vehicle(v.name, v.home, float(v.capacity), float(v.cost_per_km)) for v in record.companies[i].vehicles]
+    tasks = {t.id: t.task() for t in record.tasks}
+    vehicles = [v.vehicle() for v in record.companies[i].vehicles]
     for v in vehicles:
         if v.home not in topology:
             raise _Unreadable(f"vehicle {v.name}: home {v.home!r} is not a city of {topology.name}")

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from apdp.errors import UserError
 from apdp.game.auction import check_bid, lowest_bidders
-from apdp.game.company import Company, Vehicle
+from apdp.game.company import Company
 from apdp.game.fault import PHASES, FaultKind
 from apdp.game.plan import check_plans, company_cost, plans_from_json
 from apdp.game.task import Task
@@ -88,7 +88,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
                 problems.append(f"company {c} vehicle {v}: unknown city {veh.home!r}")
             if not (veh.capacity > 0 and veh.cost_per_km > 0):
                 problems.append(f"company {c} vehicle {v}: capacity and cost per km must be > 0")
-            vehicles.append(Vehicle(veh.name, veh.home, veh.capacity, veh.cost_per_km))
+            vehicles.append(veh.vehicle())
         companies.append(Company(comp.name, tuple(vehicles)))
     tasks: dict[int, Task] = {}
     for t in rec.tasks:
@@ -101,7 +101,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"task {t.id}: weight must be > 0")
         if t.reward is not None and t.reward < 0:
             problems.append(f"task {t.id}: reward must be >= 0")
-        tasks[t.id] = Task(t.id, t.pickup, t.delivery, t.weight, t.reward)
+        tasks[t.id] = t.task()
     if problems:
         return problems
 

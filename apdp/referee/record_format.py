@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from apdp.game.auction import BidRule
+from apdp.game.company import Vehicle
+from apdp.game.task import Task
 
 #: The largest size of any figure of a record (revenues of a long match of Logist bids up to 2**63).
 MAX_FIGURE = 1e24
@@ -38,6 +40,10 @@ class RecordVehicle(BaseModel):
     capacity: Number
     cost_per_km: Number
 
+    def vehicle(self) -> Vehicle:
+        """The vehicle as the game knows it."""
+        return Vehicle(self.name, self.home, self.capacity, self.cost_per_km)
+
 
 class RecordCompany(BaseModel):
     """An agent's company and its vehicles."""
@@ -56,6 +62,10 @@ class RecordTask(BaseModel):
     delivery: str
     weight: Number
     reward: int | None = None
+
+    def task(self) -> Task:
+        """The task as the game knows it."""
+        return Task(self.id, self.pickup, self.delivery, self.weight, self.reward)
 
 
 class RecordAuction(BaseModel):
