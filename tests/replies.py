@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 #: A clean agent: cost-based bids (cost + MARGIN), every task carried alone by the first vehicle.
 TEMPLATE = '''\
 from apdp import Agent, Stop, plan_from_stops
@@ -46,3 +48,16 @@ USAGE = {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}
 def answer(text: str, lang: str = "python") -> str:
     """A model's reply with ``text`` in a fenced block of ``lang``, as models write them."""
     return f"Here is the agent.\n\n```{lang}\n{text}```\n\nGood luck!"
+
+
+def written(code: str, model: str) -> tuple[int, str]:
+    """The fake server's answer (status, body) of a model that writes ``code``, with USAGE's tokens."""
+    from tests.chat import completion
+
+    return 200, completion(answer(code), model, USAGE)
+
+
+def repaired(request: dict[str, Any]) -> tuple[int, str]:
+    """A model that first hands in no plans (LAZY), and a clean agent (GOOD) once told of its faults."""
+    users = [m for m in request["messages"] if m["role"] == "user"]
+    return written(LAZY if len(users) == 1 else GOOD, request["model"])

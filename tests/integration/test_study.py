@@ -24,7 +24,7 @@ import pytest
 from tests.chat import ChatServer, completion, serve_chat
 from tests.command import apdp
 from tests.paths import ROOT
-from tests.replies import GOOD, LAZY, USAGE, answer
+from tests.replies import GOOD, USAGE, repaired, written
 
 #: ``m-wait`` answers once this is set: a test holds its calls in flight (set otherwise).
 RELEASE = threading.Event()
@@ -34,18 +34,15 @@ RELEASE.set()
 def respond(request: dict[str, Any]) -> tuple[int, str]:
     """The fake models' answers (see the module docstring)."""
     model = request["model"]
-    users = [m for m in request["messages"] if m["role"] == "user"]
     if model == "m-slow":
         time.sleep(1.5)
-        return 200, completion(answer(GOOD), model, USAGE)
-    if model == "m-wait":
+    elif model == "m-wait":
         RELEASE.wait(60)
-        return 200, completion(answer(GOOD), model, USAGE)
-    if model == "m-bad":
+    elif model == "m-bad":
         return 200, completion("I would rather not write code today.", model, USAGE)
-    if model == "m-fix" and len(users) == 1:
-        return 200, completion(answer(LAZY), model, USAGE)
-    return 200, completion(answer(GOOD), model, USAGE)
+    elif model == "m-fix":
+        return repaired(request)
+    return written(GOOD, model)
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.chat import ChatServer, completion, serve_chat
+from tests.chat import ChatServer, serve_chat
 from tests.command import apdp
 from tests.paths import JAVA
-from tests.replies import GOOD, LAZY, USAGE, answer
+from tests.replies import GOOD, repaired, written
 
 STRATEGIES = ("a1", "a2", "ir")
 MODELS = ("m-one", "m-two")
@@ -26,11 +26,7 @@ MODELS = ("m-one", "m-two")
 def respond(request: dict[str, Any]) -> tuple[int, str]:
     """``m-one`` writes a clean agent at once; ``m-two`` first hands in no plans, and a clean agent
     once told of its faults. Asked to improve a clean agent (IR), both hand it back as it is."""
-    model = request["model"]
-    users = [m for m in request["messages"] if m["role"] == "user"]
-    if model == "m-two" and len(users) == 1:
-        return 200, completion(answer(LAZY), model, USAGE)
-    return 200, completion(answer(GOOD), model, USAGE)
+    return repaired(request) if request["model"] == "m-two" else written(GOOD, request["model"])
 
 
 @pytest.fixture
