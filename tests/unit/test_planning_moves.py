@@ -62,14 +62,23 @@ def test_city_visits_of_an_empty_fleet_is_empty() -> None:
     assert city_visits(Solution.empty(problem), 3, random.Random(0)) == []
 
 
+#: The searches by city visits: whole-visit removal alone, and moves of one visit (with the tasks'
+#: seeds of each).
+VISIT_SEARCHES = {
+    "removal": (LnsSettings(related_chance=0.0, stretch_chance=0.0, visit_chance=1.0), 100),
+    "moves": (LnsSettings(visit_move_chance=0.5), 300),
+}
+
+
+@pytest.mark.parametrize("search", VISIT_SEARCHES)
 @pytest.mark.parametrize("seed", range(4))
-def test_searches_by_city_visits_are_valid_and_reproducible(seed: int) -> None:
+def test_searches_by_city_visits_are_valid_and_reproducible(seed: int, search: str) -> None:
+    settings, tasks_seed = VISIT_SEARCHES[search]
     vehicles = [Vehicle("a", "Paris", 12, 5), Vehicle("b", "Lyon", 20, 3)]
-    tasks = random_tasks(30, 100 + seed)
+    tasks = random_tasks(30, tasks_seed + seed)
     start = started(vehicles, tasks)
-    visits_only = LnsSettings(related_chance=0.0, stretch_chance=0.0, visit_chance=1.0)
-    a = improve(start, random.Random(seed), max_iterations=300, settings=visits_only)
-    b = improve(start, random.Random(seed), max_iterations=300, settings=visits_only)
+    a = improve(start, random.Random(seed), max_iterations=300, settings=settings)
+    b = improve(start, random.Random(seed), max_iterations=300, settings=settings)
     assert a.routes == b.routes
     assert a.violations(tasks) == []
     assert check_plans(TOPOLOGY, vehicles, a.to_plans(), tasks) == []
@@ -104,17 +113,3 @@ def test_a_visit_move_keeps_the_tasks_and_the_rules_and_moves_one_visit(seed: in
         for a in range(len(old))
         for b in range(a + 1, len(old) + 1)
     )
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_searches_by_visit_moves_are_valid_and_reproducible(seed: int) -> None:
-    vehicles = [Vehicle("a", "Paris", 12, 5), Vehicle("b", "Lyon", 20, 3)]
-    tasks = random_tasks(30, 300 + seed)
-    start = started(vehicles, tasks)
-    moves = LnsSettings(visit_move_chance=0.5)
-    a = improve(start, random.Random(seed), max_iterations=300, settings=moves)
-    b = improve(start, random.Random(seed), max_iterations=300, settings=moves)
-    assert a.routes == b.routes
-    assert a.violations(tasks) == []
-    assert check_plans(TOPOLOGY, vehicles, a.to_plans(), tasks) == []
-    assert a.cost <= start.cost + 1e-9
