@@ -110,8 +110,7 @@ class _Seat:
 class _Referee:
     def __init__(
         self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, secret: bytes,
-        identities: Sequence[dict[str, Any]] | None = None,
-        registry: dict[str, dict[str, Any]] | None = None,
+        identities: Sequence[dict[str, Any]] | None, registry: dict[str, dict[str, Any]],
     ) -> None:
         self.scenario = scenario
         self.seed = seed
@@ -212,14 +211,13 @@ class _Referee:
 
     def _play(self, listener: AuctionListener | None) -> None:
         task_rng, tie_rng, agent_seeds = match_streams(self.secret, self.seed, len(self.seats))
-        registry = registry_params() if self.registry is None else self.registry
         for seat in self.seats:
             self._build(seat)
             if seat.sound:
                 seat.process.start(str(seat.source.path))
         for seat in self.seats:
             if seat.sound:
-                self._setup(seat, agent_seeds[seat.index], registry)
+                self._setup(seat, agent_seeds[seat.index], self.registry)
         tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
         told: AuctionResultCall | None = None  # the latest auction, told to each agent with its next request
         for task in tasks:
