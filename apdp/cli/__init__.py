@@ -1,72 +1,27 @@
-"""The ``apdp`` command. Each subcommand lives in ``apdp/cli/<name>.py`` with a ``register(app)``."""
+"""The ``apdp`` command (its app: :mod:`apdp.cli.root`; each subcommand in ``apdp/cli/<name>.py``).
+
+This module stays light: :func:`main` starts what a tournament needs in other processes (its
+workers' fork server, the agents' zygote) before it loads the app and its commands, so that they
+load in parallel.
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+import gc
+import os
 import signal
 import sys
-from typing import Annotated, NoReturn
-
-import typer
-
-try:  # typer >= 0.29 carries its own copy of click
-    from typer._click import exceptions as click_errors
-except ImportError:  # pragma: no cover - older typer on top of click
-    from click import exceptions as click_errors  # type: ignore[no-redef,import-not-found,unused-ignore]
-
-from apdp.cli.examples import add_examples
-from apdp.errors import UserError
-
-#: Subcommand modules, in the order ``apdp --help`` lists them.
-COMMAND_MODULES = (
-    "new", "match", "verify", "replay", "plan", "tournament", "report", "analyze", "codegen", "study", "logist",
-    "sandbox",
-)
-
-app = typer.Typer(
-    name="apdp",
-    help="Auction, Pickup and Delivery Problem: matches, tournaments, planning and agent generation.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # click's plain help: flags show as flags (typer's rich panels print `--json <bool>`)
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+from typing import Any, NoReturn
 
 
-def version() -> str:
-    """apdp's installed version."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+def __getattr__(name: str) -> Any:
+    """``apdp.cli.app``, loaded on first use (importing this package loads no command)."""
+    if name == "app":
+        from apdp.cli.root import make_app
 
-    try:
-        return installed("apdp")
-    except PackageNotFoundError:  # run from a tree that was never installed
-        return "unknown"
-
-
-def _print_version(value: bool) -> None:
-    if value:
-        typer.echo(f"apdp {version()}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    _version: Annotated[
-        bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Print apdp's version and exit."),
-    ] = False,
-) -> None:
-    """Auction, Pickup and Delivery Problem: matches, tournaments, planning and agent generation."""
-
-
-for _name in COMMAND_MODULES:
-    _module = f"apdp.cli.{_name}"
-    if importlib.util.find_spec(_module) is not None:
-        importlib.import_module(_module).register(app)
-add_examples(app)
+        app = globals()["app"] = make_app()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def spread_multi_values(argv: list[str], options: tuple[str, ...] = ("--agents", "-a")) -> list[str]:
@@ -100,13 +55,29 @@ def _exit(code: int) -> NoReturn:
 
 def main() -> None:
     """Entry point: a user's mistake prints one line and exits 2, never a traceback."""
+    # Loading a command makes many long-lived objects and hardly any garbage: the collector would
+    # walk them again and again (a tenth of a second of a tournament's start). Off until it is
+    # loaded; what it loaded then stays out of the collector's sight.
+    gc.disable()
     args = spread_multi_values(sys.argv[1:])
+    from apdp.sandbox.confine import ONE_THREAD
+
+    for name, value in ONE_THREAD.items():  # before numpy loads, here and in the processes started here
+        os.environ.setdefault(name, value)
     if args[:1] == ["tournament"]:
-        from apdp.cli.tournament import start_early
+        from apdp.cli.early import start_early
 
         start_early(args[1:])  # its workers' fork server loads the referee while the options are read
+    import typer
+
+    from apdp.cli.root import click_errors, make_app
+    from apdp.errors import UserError
+
+    cli = make_app(args[0] if args else None)
+    gc.freeze()
+    gc.enable()
     try:
-        code = app(args=args, prog_name="apdp", standalone_mode=False)
+        code = cli(args=args, prog_name="apdp", standalone_mode=False)
     except click_errors.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else str(exc))
         _exit(0)

@@ -42,7 +42,8 @@ def run_command(
     finished study makes no model call and plays no match. API keys are read from each generator's
     api_key_env.
     """
-    from apdp.cli.tournament import default_jobs, start_local_executor
+    from apdp.cli.early import start_local_executor
+    from apdp.cli.tournament import default_jobs
     from apdp.study.manifest import load_manifest
     from apdp.study.run import run_study
 
