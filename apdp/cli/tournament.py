@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from apdp.agents.discovery import is_bundled
+from apdp.cli.early import start_zygote
 from apdp.cli.match import scenario_options
 from apdp.cli.options import options_of
 from apdp.errors import UserError
@@ -69,25 +70,6 @@ def every_agent_found(names: Sequence[str], paths: Sequence[str]) -> str:
     line = f"no --agents: every agent found plays, {len(shipped)} shipped ({', '.join(shipped) or 'none'})"
     line += f" and {len(yours)} of yours ({', '.join(yours)})" if yours else " and none of yours"
     return textwrap.fill(line, width=100, break_on_hyphens=False, subsequent_indent="  ")
-
-
-def start_early(args: list[str]) -> None:
-    """Start the local executor's fork server before the command line is even parsed, unless the
-    arguments ask for Ray or for help (a bad command line just leaves it unused)."""
-    if any(a in ("--executor", "-h", "--help") or a.startswith("--executor=") for a in args):
-        return
-    start_local_executor()
-
-
-def start_local_executor() -> None:
-    """Start the fork server (it loads the referee for the workers) and the run's zygote (it loads
-    apdp for the agents, and the workers fork theirs from it) while this process reads the options."""
-    from apdp.tournament.executor import start_fork_server
-
-    start_fork_server()
-    from apdp.sandbox.zygote_link import Zygote
-
-    Zygote.get()
 
 
 def ray_cluster(executor: str, address: str | None, jobs: int | None) -> RayCluster | None:
@@ -175,7 +157,7 @@ def tournament(
 
     cluster = ray_cluster(executor, address, jobs)
     if cluster is None:
-        start_local_executor()
+        start_zygote()
     jobs = default_jobs() if jobs is None else jobs
     secret = None if secret_hex is None else parse_secret(secret_hex)
     folder = out if out is not None else new_results_folder()

@@ -1,25 +1,32 @@
 """Fan-out of matches over worker processes, never more than ``jobs`` at a time.
 
-Workers are the non-daemonic processes of a :class:`concurrent.futures.ProcessPoolExecutor` started
-with the "forkserver" method, so each may start the agents' own processes. The parent keeps at most
-``jobs`` matches submitted; a match is therefore running as soon as it is announced, and a SIGKILL
-of the parent loses at most those ``jobs`` matches. Workers notice a dead parent and exit.
+Workers are the non-daemonic processes of a :class:`concurrent.futures.ProcessPoolExecutor`, so each
+may start the agents' own processes: forked from the parent when it runs no other thread (a
+tournament command starts them before its log listener and progress bar), from the fork server
+otherwise (a study, which generates agents in threads; a pool rebuilt after a worker died). The
+parent keeps at most ``jobs`` matches submitted; a match is therefore running as soon as it is
+announced, and a SIGKILL of the parent loses at most those ``jobs`` matches. Workers notice a dead
+parent and exit.
 
-Ctrl-C is the parent's alone: the fork server is started with SIGINT ignored, so neither it nor
-the workers and agent processes it begets print a KeyboardInterrupt of their own (from the middle of
-an import, say). On an interrupt the parent cuts the workers' lifeline and waits for the executor's
-manager thread to end: left running, it raced Python's exit handler of concurrent.futures, which
-wrote to the thread's wake-up pipe as the thread closed it ("Exception ignored in: <module
-'threading'> ... OSError: [Errno 9] Bad file descriptor"). A Ctrl-C that comes while a worker is
-being started is acted on once it has started: the pool would not know it, nor wait for it, and it
-would fail reading the semaphores of a parent already gone.
+Ctrl-C is the parent's alone: the fork server is started with SIGINT ignored, and a forked worker
+starts with the parent's SIGINT deferred, so neither it nor the workers and agent processes they
+beget print a KeyboardInterrupt of their own (from the middle of an import, say). On an interrupt
+the parent cuts the workers' lifeline and waits for the executor's manager thread to end: left
+running, it raced Python's exit handler of concurrent.futures, which wrote to the thread's wake-up
+pipe as the thread closed it ("Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad
+file descriptor"). A Ctrl-C that comes while a worker is being started is acted on once it has
+started: the pool would not know it, nor wait for it, and it would fail reading the semaphores of a
+parent already gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
+import importlib
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import threading
@@ -27,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from multiprocessing.context import ForkServerContext
+from multiprocessing.context import BaseContext
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -74,20 +81,89 @@ def run_matches(
     ``on_match_error`` and not retried here (a rerun plays it); the pool is rebuilt after a worker
     died and the run goes on.
     """
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    pending = _Pending(iter(matches), events)
-    context = multiprocessing.get_context("forkserver")
+    with Workers(jobs, initializer, initargs) as workers:
+        return workers.play(matches, play, events)
+
+
+def worker_context() -> BaseContext:
+    """How worker processes started now begin: forked from this process when it runs no other
+    thread (they start with all it has loaded, at no cost), else from the fork server (a fork with
+    other threads running may leave a lock held for ever in the child)."""
+    if threading.active_count() == 1 and threading.current_thread() is threading.main_thread():
+        return multiprocessing.get_context("fork")
     _start_fork_server_deaf_to_ctrl_c()
-    # Workers hold the reading end of a pipe only the parent can write to: when the parent dies,
-    # however it dies, they read EOF and exit. (Their own parent is the fork server, which lives
-    # on while any worker holds its "alive" descriptor, so watching os.getppid() is not enough.)
-    lifeline, parent_end = context.Pipe(duplex=False)
-    try:
-        return _run_pools(pending, play, events, jobs, context, lifeline, parent_end.close, initializer, initargs)
-    finally:
-        parent_end.close()
-        lifeline.close()
+    return multiprocessing.get_context("forkserver")
+
+
+class Workers:
+    """A run's worker processes, started at once (see :func:`worker_context`: a caller that starts
+    them before any thread of its own, such as a log listener or a progress bar, gets them forked);
+    a context manager that stops them.
+
+    Workers hold the reading end of a pipe only the parent can write to: when the parent dies,
+    however it dies, they read EOF and exit. (Their own parent may be the fork server, which lives
+    on while any worker holds its "alive" descriptor, so watching os.getppid() is not enough.)
+    """
+
+    def __init__(
+        self, jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+    ) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {jobs}")
+        self.jobs = jobs
+        self._initializer = initializer
+        self._initargs = initargs
+        self._lifeline, self._parent_end = multiprocessing.Pipe(duplex=False)
+        # a forked worker must not hold the parent's end of its own lifeline
+        multiprocessing.util.register_after_fork(self._parent_end, Connection.close)
+        self._pool: ProcessPoolExecutor | None = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        context = worker_context()
+        if context.get_start_method() == "fork":  # what the fork server would have loaded
+            for module in WORKER_MODULES:
+                importlib.import_module(module)
+            # what the workers share with this process stays shared: no collection here or there
+            # walks (and so copies) the pages of the objects they were forked with
+            gc.freeze()
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=context,
+            initializer=_worker_start,
+            initargs=(self._lifeline, self._initializer, self._initargs),
+        )
+        with _ctrl_c_deferred():  # forked workers are started by the first submission: now
+            pool.submit(int)
+        return pool
+
+    def play(self, matches: Iterable[MatchSpec], play: PlayFunction, events: TournamentEvents) -> int:
+        """Play every match (see :func:`run_matches`); returns the errors."""
+        pending = _Pending(iter(matches), events)
+        errors = 0
+        while not pending.exhausted:
+            pool = self._pool or self._new_pool()
+            self._pool = None
+            try:
+                failed, finished = _drain(pool, pending, play, events, self.jobs)
+            except BaseException:
+                self._parent_end.close()  # every worker exits at once, whatever it is doing
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            pool.shutdown(wait=True)
+            errors += failed
+            if failed and not finished and not pending.exhausted:
+                raise RuntimeError("worker processes die before finishing any match; see the log")
+        return errors
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._parent_end.close()
+        self._lifeline.close()
 
 
 @contextlib.contextmanager
@@ -130,40 +206,6 @@ def _start_fork_server_deaf_to_ctrl_c() -> None:
         forkserver.ensure_running()
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def _run_pools(
-    pending: _Pending,
-    play: PlayFunction,
-    events: TournamentEvents,
-    jobs: int,
-    context: ForkServerContext,
-    lifeline: Connection,
-    cut_lifeline: Callable[[], None],
-    initializer: Callable[..., None] | None,
-    initargs: tuple[Any, ...],
-) -> int:
-    """Run pools until every match was handed out, a new pool after a worker died. Interrupted, the
-    workers are stopped (``cut_lifeline``) and the pool's threads joined before the error goes on."""
-    errors = 0
-    while not pending.exhausted:
-        pool = ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=context,
-            initializer=_worker_start,
-            initargs=(lifeline, initializer, initargs),
-        )
-        try:
-            failed, finished = _drain(pool, pending, play, events, jobs)
-        except BaseException:
-            cut_lifeline()  # every worker exits at once, whatever it is doing
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
-        errors += failed
-        if failed and not finished and not pending.exhausted:
-            raise RuntimeError("worker processes die before finishing any match; see the log")
-    return errors
 
 
 class _Pending:

@@ -6,6 +6,7 @@ none of them knows the others.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from apdp.agents.identity import agent_identity
 from apdp.referee.record import referee_error
 from apdp.tournament.config import TournamentConfig
 from apdp.tournament.events import Broadcast, Record, TournamentEvents
-from apdp.tournament.executor import PlayFunction, run_matches
+from apdp.tournament.executor import PlayFunction, Workers
 from apdp.tournament.logs import LogEvents, RunLog
 from apdp.tournament.play import PlayMatch, worker_start
 from apdp.tournament.progress import ProgressBar
@@ -114,7 +115,16 @@ def _run(
         done = store.finished_keys()
         todo = [m for m in schedule if m.match_id not in done]
         summary = RunSummary()
-        with RunLog(out) as run_log:
+        run_log = RunLog(out)
+        with contextlib.ExitStack() as stack:
+            workers = None
+            if ray is None:  # started before this process starts a thread (the log's, the bar's): forked
+                from apdp.sandbox.zygote_link import Zygote
+
+                workers = stack.enter_context(Workers(
+                    jobs, worker_start, (run_log.queue, run_log.level, Zygote.get().zygote_requests())
+                ))
+            stack.enter_context(run_log)
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
             if progress:
                 listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
@@ -124,21 +134,17 @@ def _run(
             events.on_start(len(schedule), len(schedule) - len(todo))
             interrupted = True
             try:
-                if ray is not None:
+                if workers is None:
+                    assert ray is not None
                     ray.play(todo, config, secret, identities, events)
                 else:
-                    from apdp.sandbox.zygote_link import Zygote
-
-                    run_matches(
+                    workers.play(
                         todo,
                         play or PlayMatch(
                             config.scenario, dict(zip(config.agents, config.agent_paths, strict=True)), secret,
                             identities, registry_params(),
                         ),
                         events,
-                        jobs=jobs,
-                        initializer=worker_start,
-                        initargs=(run_log.queue, run_log.level, Zygote.get().zygote_requests()),
                     )
                 interrupted = False
             finally:
