@@ -43,6 +43,10 @@ def _no_constant(text: str) -> object:
     raise BadMessage(f"{text} is not a number")
 
 
+#: One decoder for every message (``json.loads`` with options builds a new one each call).
+_DECODER = json.JSONDecoder(parse_int=_integer, parse_float=_finite, parse_constant=_no_constant)
+
+
 def parse_json(raw: bytes) -> object:
     """Decode ``raw`` as strict JSON: UTF-8, no NaN or infinities, integers of at most
     :data:`MAX_DIGITS` digits, nesting within the interpreter's recursion limit."""
@@ -50,7 +54,7 @@ def parse_json(raw: bytes) -> object:
         raise BadMessage(f"a message of {len(raw)} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
         text = raw.decode("utf-8")
-        return json.loads(text, parse_int=_integer, parse_float=_finite, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except UnicodeDecodeError:
         raise BadMessage("a message that is not UTF-8") from None
     except RecursionError:
