@@ -74,7 +74,8 @@ def test_two_samples_of_a_model_and_strategy_get_an_interval_over_both(tmp_path:
     groups = {g["group"]: g for g in data["groups"]}
     assert set(groups) == {"model-x / a1", "model-y / a1", "baseline"}
     x, y = groups["model-x / a1"], groups["model-y / a1"]
-    assert (x["agents"], x["samples"], x["matches"], x["interval_from"]) == (
+    # the members in standings order: which of the two wins more depends on the drawn seed
+    assert (sorted(x["agents"]), x["samples"], x["matches"], x["interval_from"]) == (
         ["gen-x1", "gen-x2"], 2, 24, "agents and matches")
     assert x["rating_low"] <= x["rating_high"]
     # one sample: the interval of its matches alone, the agent's own
