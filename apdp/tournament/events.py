@@ -27,7 +27,7 @@ class TournamentEvents:
         """The run begins: ``total`` matches in the schedule, ``done`` of them already stored."""
 
     def on_match_started(self, match: MatchSpec) -> None:
-        """``match`` was handed to a worker."""
+        """``match`` was handed to the workers (it plays at once, or as soon as one is free)."""
 
     def on_match_finished(self, match: MatchSpec, record: Record) -> None:
         """``match`` was played; ``record`` is its full record."""

@@ -4,9 +4,10 @@ Workers are the non-daemonic processes of a :class:`concurrent.futures.ProcessPo
 may start the agents' own processes: forked from the parent when it runs no other thread (a
 tournament command starts them before its log listener and progress bar), from the fork server
 otherwise (a study, which generates agents in threads; a pool rebuilt after a worker died). The
-parent keeps at most ``jobs`` matches submitted; a match is therefore running as soon as it is
-announced, and a SIGKILL of the parent loses at most those ``jobs`` matches. Workers notice a dead
-parent and exit.
+parent keeps at most ``jobs`` matches playing and one waiting for the first free worker (see
+:data:`WAITING`); a match is therefore playing as soon as it is announced or right after another
+ends, and a SIGKILL of the parent loses at most the ``jobs`` matches being played. Workers notice a
+dead parent and exit.
 
 Ctrl-C is the parent's alone: the fork server is started with SIGINT ignored, and a forked worker
 starts with the parent's SIGINT deferred, so neither it nor the workers and agent processes they
@@ -49,6 +50,10 @@ PlayFunction: TypeAlias = "Callable[[MatchSpec], Record]"
 #: Modules the fork server loads once, before it forks any worker: each worker starts with the
 #: referee loaded instead of importing it (numpy, pydantic, ...) on its first match.
 WORKER_MODULES = ("apdp.referee.match", "apdp.tournament.play")
+#: Matches handed out beyond one per worker: one waits in the pool's queue, so that a worker that
+#: ends a match starts the next at once instead of after a round trip through the parent (which
+#: shares the cores with the workers: 5 ms a match, a tenth of a short match, were lost so).
+WAITING = 1
 
 
 def _watch_parent(lifeline: Connection) -> None:
@@ -242,7 +247,7 @@ def _drain(
     in_flight: dict[Future[Record], MatchSpec] = {}
     errors = finished = 0
     broken = False
-    while len(in_flight) < jobs and not pending.exhausted:
+    while len(in_flight) < jobs + WAITING and not pending.exhausted:
         pending.submit(pool, play, in_flight)
     while in_flight:
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -257,7 +262,7 @@ def _drain(
             except Exception as exc:
                 outcomes.append((match, None, f"{type(exc).__name__}: {exc}"))
         # keep the workers busy before doing the parent's share of the work (storing, drawing)
-        while not broken and len(in_flight) < jobs and not pending.exhausted:
+        while not broken and len(in_flight) < jobs + WAITING and not pending.exhausted:
             pending.submit(pool, play, in_flight)
         for match, record, message in outcomes:
             if record is None:
