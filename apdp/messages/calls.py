@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
@@ -160,19 +160,40 @@ def call_from_json(value: object) -> Call:
     raise BadMessage(f"unknown call {str(kind)[:40]!r}")
 
 
+#: The sandbox's own calls, besides the game's: an agent program's start (before its setup, see
+#: :data:`apdp.agents.program.START_TIMEOUT`), the protections that are off, an agent program's build,
+#: and the checks of ``apdp sandbox``.
+SandboxCallName = Literal["start", "unprotected", "build", "probe", "probe_memory", "probe_idle"]
+_EXPECTS: dict[str, Expected] = {"start": "ack", "unprotected": "setup", "build": "build", "probe": "report",
+                                 "probe_memory": "report", "probe_idle": "report"}
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxCall:
+    """One of the sandbox's own calls (never an agent's method): ``name`` with its ``args``."""
+
+    name: SandboxCallName
+    args: Any = None
+
+    @property
+    def expects(self) -> Expected:
+        return _EXPECTS[self.name]
+
+
 @dataclass(frozen=True, slots=True)
 class TwoCalls:
     """Two calls in one request: the agent answers the first and, unless that answer is a fault,
     the second, each with its own reply. The referee sends an auction's result together with the
-    next bid (or the plan) this way, so a 50-task match costs about half the round trips."""
+    next bid (or the plan) this way, so a 50-task match costs about half the round trips, and the
+    question of the protections that are off together with an agent's setup (or start)."""
 
-    first: Call
-    second: Call
+    first: Call | SandboxCall
+    second: Call | SandboxCall
 
     def __reduce__(self) -> tuple[type[TwoCalls], tuple[Any, ...]]:
         return TwoCalls, (self.first, self.second)
 
 
-def calls_of(request: Call | TwoCalls) -> Sequence[Call]:
+def calls_of(request: Call | TwoCalls) -> Sequence[Call | SandboxCall]:
     """The calls a request carries, in order."""
     return (request.first, request.second) if isinstance(request, TwoCalls) else (request,)

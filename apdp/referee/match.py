@@ -29,7 +29,7 @@ from apdp.game.company import Company
 from apdp.game.fault import PHASES, Fault, FaultKind, Phase
 from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
 from apdp.game.task import Task
-from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall, TwoCalls
+from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
 from apdp.messages.replies import BidReply, NotAValue, PlansReply, SetupDone
 from apdp.referee.record import (
     MAX_MESSAGE,
@@ -46,7 +46,6 @@ from apdp.referee.record import (
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
 from apdp.sandbox.process import AgentProcess, CallFault, CallResult, encode_request
-from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.secret import SECRET_BYTES, user_secret
 from apdp.text import clean_text
@@ -304,11 +303,27 @@ class _Referee:
             return
         ensure_archive(program)  # a Java agent's class data: its JVM starts faster, or without it
 
+    def _opening(self, seat: _Seat, call: SetupCall | SandboxCall, timeout: float) -> CallResult | None:
+        """Send ``call`` (the agent's setup, or an agent program's start) in one request with the
+        question of which protections are off here, which the worker answers first, before any code
+        of the agent's runs in its process: what the worker says later, the agent (which owns that
+        process) could have made it say. The call's result; None on a fault."""
+        request = encode_request(TwoCalls(SandboxCall("unprotected"), call))
+        results = seat.process.request(request, (("setup", self.timeouts.setup), (call.expects, timeout)))
+        asked = self.account(seat, "setup", None, results[0])
+        if asked is None:
+            return None
+        if isinstance(asked.reply, SetupDone):
+            self.unprotected.update(asked.reply.unprotected)
+        return results[1]
+
     def _start(self, seat: _Seat) -> bool:
         """Start an agent program before its setup: one whose agent.toml says ``ready = true`` has
         up to START_TIMEOUT seconds to say it runs (a JVM's start), which its setup time does not
         count. The program is told nothing of the match before its setup. False on a fault."""
-        result = seat.process.call(SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
+        result = self._opening(seat, SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
+        if result is None:
+            return False
         if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
             result.fault = CallFault(FaultKind.TIMEOUT, f"the program did not start within {START_TIMEOUT:g} s "
                                                         "(no ready line; stopped)")
@@ -317,22 +332,9 @@ class _Referee:
         seat.timing["start"] = result.seconds
         return True
 
-    def _protections(self, seat: _Seat) -> bool:
-        """Ask the agent's worker which protections are off here before any code of the agent's runs in
-        its process: what the worker says later, the agent (which owns that process) could have
-        made it say. False on a fault."""
-        result = self.account(seat, "setup", None,
-                              seat.process.call(SandboxCall("unprotected"), self.timeouts.setup))
-        if result is None:
-            return False
-        if isinstance(result.reply, SetupDone):
-            self.unprotected.update(result.reply.unprotected)
-        return True
-
     def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
-        if not self._protections(seat):
-            return
-        if is_program(seat.source.path) and not self._start(seat):
+        program = is_program(seat.source.path)
+        if program and not self._start(seat):
             return
         call = SetupCall(
             path=str(seat.source.path),
@@ -345,8 +347,12 @@ class _Referee:
             distribution=self.distribution,
             company=self.companies[seat.index],
         )
-        result = self.account(seat, "setup", None, seat.process.call(call, self.timeouts.setup))
-        if result is not None:  # what its setup reply says is off is not read: see _protections
+        if program:  # the protections were asked with its start
+            called: CallResult | None = seat.process.call(call, self.timeouts.setup)
+        else:
+            called = self._opening(seat, call, self.timeouts.setup)
+        result = None if called is None else self.account(seat, "setup", None, called)
+        if result is not None:  # what its setup reply says is off is not read: see _opening
             seat.timing["setup"] = result.seconds
 
     def _bid(self, seat: _Seat, task: Task, told: AuctionResultCall | None, payload: bytes) -> float | None:

@@ -26,9 +26,9 @@ from apdp.agents.program import (
     source_signature,
 )
 from apdp.files import opened
+from apdp.messages.calls import SandboxCall
 from apdp.messages.replies import BuildDone
 from apdp.sandbox.process import AgentProcess
-from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Limits
 
 

@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from apdp.game.fault import FaultKind
-from apdp.messages.calls import Call, TwoCalls
+from apdp.messages.calls import Call, SandboxCall, TwoCalls
 from apdp.messages.replies import AgentFailed, Expected, Reply, SetupDone, decode_reply
 from apdp.messages.strict import MAX_MESSAGE_BYTES, BadMessage
 from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.memory import over_limit
-from apdp.sandbox.worker import FILE_SIZE_CAP, SandboxCall
+from apdp.sandbox.worker import FILE_SIZE_CAP
 from apdp.sandbox.worker import Limits as WorkerLimits
 from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import Limits

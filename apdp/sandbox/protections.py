@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apdp.game.fault import FaultKind
+from apdp.messages.calls import SandboxCall
 from apdp.messages.replies import Report, SetupDone
 from apdp.sandbox.process import AgentProcess
-from apdp.sandbox.worker import SandboxCall
 from apdp.scenario import Limits
 
 #: A small cap and limits for the check, so that it runs in a moment.

@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -25,11 +25,10 @@ from apdp.agents.discovery import AgentLoadError, load_agent_class
 from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.agent import Agent
 from apdp.game.deadline import Deadline
-from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall, TwoCalls
+from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
 from apdp.messages.replies import (
     Ack,
     AgentFailed,
-    Expected,
     NotAValue,
     PlansReply,
     Reply,
@@ -55,26 +54,6 @@ class Limits:
     output_path: str
     #: The confinement applied at setup, before the agent's file is loaded; None: unconfined.
     confinement: Confinement | None = None
-
-
-#: The sandbox's own calls, besides the game's: an agent program's start (before its setup, see
-#: :data:`apdp.agents.program.START_TIMEOUT`), the protections that are off, an agent program's build,
-#: and the checks of ``apdp sandbox``.
-SandboxCallName = Literal["start", "unprotected", "build", "probe", "probe_memory", "probe_idle"]
-_EXPECTS: dict[str, Expected] = {"start": "ack", "unprotected": "setup", "build": "build", "probe": "report",
-                                 "probe_memory": "report", "probe_idle": "report"}
-
-
-@dataclass(frozen=True, slots=True)
-class SandboxCall:
-    """One of the sandbox's own calls (never an agent's method): ``name`` with its ``args``."""
-
-    name: SandboxCallName
-    args: Any = None
-
-    @property
-    def expects(self) -> Expected:
-        return _EXPECTS[self.name]
 
 
 class BoundedOutput(io.TextIOBase):
