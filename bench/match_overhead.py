@@ -3,15 +3,14 @@ agents that answer at once (the referee alone: process start, confinement, calls
 settlement), with the sandbox on and off, on one core as apdp plays a match (a tournament's
 worker, a Ray task, `apdp match`) and on any core (`play_match` called from a script), measured
 side by side (interleaved) in one run, with the referee's own CPU time per match; what one reading
-of an agent's CPU time costs the referee; and the whole `apdp tournament` command (start-up,
-workers, store, exit included) per match, for 6 and for 90 matches between agents that answer at
-once.
+of an agent's CPU time costs the referee. (Where a match's time goes, and the whole `apdp tournament`
+command against the Logist platform: bench/match_time.py.)
 
 Goals on a 2-core machine: <= 0.035 s of overhead per match unconfined (the Java platform spends
 ~0.35 s), confinement adding at most 20% to it; the referee's own time under 15 ms per match; a CPU
-reading well under a millisecond; the whole command for 6 matches under 1.2 s in all.
+reading well under a millisecond.
 
-    python bench/match_overhead.py [--matches 30] [--topology france] [--commands 3]
+    python bench/match_overhead.py [--matches 30] [--topology france]
 """
 
 from __future__ import annotations
@@ -20,12 +19,8 @@ import argparse
 import os
 import resource
 import select
-import shutil
 import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -133,32 +128,10 @@ def cpu_reading_cost(readings: int = 10000) -> tuple[float, float]:
             meter.close()
 
 
-def whole_command(agents: int, runs: int, topology: str) -> list[float]:
-    """Wall seconds of `apdp tournament --quiet` with ``agents`` instant agents (50 tasks, every
-    core), each run into a fresh folder."""
-    seconds = []
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "agents"
-        folder.mkdir()
-        for i in range(agents):
-            shutil.copy(INSTANT, folder / f"instant_{i}.py")
-        names = ",".join(f"instant-{i}" for i in range(agents))
-        env = {**os.environ, "APDP_AGENTS": str(folder)}
-        for run in range(runs):
-            command = [sys.executable, "-c", "from apdp.cli import main; main()", "tournament", "--topology",
-                       topology, "--agents", names, "--tasks", "50", "--seed", "1", "--quiet",
-                       "--out", str(Path(tmp) / f"run{run}")]
-            start = time.perf_counter()
-            subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
-            seconds.append(time.perf_counter() - start)
-    return seconds
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=30)
     parser.add_argument("--topology", default="france")
-    parser.add_argument("--commands", type=int, default=3, help="runs of each whole command (median shown)")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()[0]:.2f}")
     rows = [("template vs template", ["template", "template"]),
@@ -177,11 +150,6 @@ def main() -> None:
     wall, cpu = cpu_reading_cost()
     print(f"one reading of an agent's CPU time (/proc/PID/stat): {wall * 1e6:.1f} us, {cpu * 1e6:.1f} us of CPU "
           "(goal: well under a millisecond)")
-    print(f"whole `apdp tournament` command, instant agents, 50 tasks, every core, median of {args.commands}:")
-    for agents, matches in ((3, 6), (10, 90)):
-        seconds = statistics.median(whole_command(agents, args.commands, args.topology))
-        goal = " (goal: 6 matches under 1.2 s in all)" if matches == 6 else ""
-        print(f"  {matches:3} matches: {seconds:6.2f} s in all, {seconds / matches:.3f} s per match{goal}")
 
 
 if __name__ == "__main__":
