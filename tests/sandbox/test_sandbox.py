@@ -240,3 +240,30 @@ def test_groups_of_dead_zygotes_are_removed_and_never_collide(controller: str) -
     finally:
         pool.close()
         taken.rmdir()
+
+
+def test_an_agents_process_holds_no_descriptor_but_its_streams_and_its_conversation(tmp_path: Path) -> None:
+    """The zygote's sockets and the rules it opened once are closed before any agent code runs."""
+    lister = tmp_path / "lister.py"
+    lister.write_text(
+        "import json, os\n"
+        "from apdp import Agent\n"
+        "class Lister(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        seen = {}\n"
+        "        for fd in sorted(os.listdir('/proc/self/fd'), key=int):\n"
+        "            try:\n"
+        "                seen[fd] = os.readlink(f'/proc/self/fd/{fd}')\n"
+        "            except OSError:\n"
+        "                pass  # the listing's own descriptor, closed by now\n"
+        "        print('descriptors', json.dumps(seen))\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    record = play_match(fast_scenario(), [str(lister), "naive"], seed=1)
+    line = next(line for line in record["output"][0].splitlines() if line.startswith("descriptors"))
+    seen = json.loads(line.removeprefix("descriptors "))
+    beyond_streams = [target for fd, target in seen.items() if int(fd) > 2]
+    assert len(beyond_streams) == 1 and beyond_streams[0].startswith("socket:"), seen
