@@ -1,13 +1,10 @@
 package apdp.host;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.UnsupportedEncodingException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +66,8 @@ public final class Main {
 
     private final String className;
     private final String agentName;
-    private final PrintStream protocol;
+    /** Standard output, unbuffered: each reply is one write. */
+    private final FileOutputStream protocol;
     /** The request being answered (null between requests). */
     private String pending;
 
@@ -82,7 +80,7 @@ public final class Main {
     private final Map<Integer, Task> tasks = new HashMap<>();
     private List<Vehicle> vehicles;
 
-    private Main(String className, String agentName, PrintStream protocol) {
+    private Main(String className, String agentName, FileOutputStream protocol) {
         this.className = className;
         this.agentName = agentName;
         this.protocol = protocol;
@@ -94,18 +92,10 @@ public final class Main {
             System.err.println("usage: java apdp.host.Main CLASS [NAME]");
             System.exit(2);
         }
-        PrintStream protocol = utf8(new FileOutputStream(FileDescriptor.out));
+        FileOutputStream protocol = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
         String name = args.length > 1 ? args[1] : args[0].substring(args[0].lastIndexOf('.') + 1);
         new Main(args[0], name, protocol).run();
-    }
-
-    private static PrintStream utf8(FileOutputStream stream) {
-        try {
-            return new PrintStream(stream, false, "UTF-8");
-        } catch (UnsupportedEncodingException e) {
-            throw new AssertionError(e);
-        }
     }
 
     private void run() throws IOException {
@@ -117,20 +107,20 @@ public final class Main {
         });
         if ("1".equals(System.getenv("APDP_READY_LINE"))) {
             preload();
-            Map<String, Object> ready = new LinkedHashMap<>();
-            ready.put("ready", PROTOCOL);
-            send(ready);
+            send("{\"ready\":\"" + PROTOCOL + "\"}");
         }
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.trim().isEmpty()) {
+        Lines in = new Lines(new FileInputStream(FileDescriptor.in));
+        while (in.next()) {
+            byte[] line = in.buffer();
+            int from = in.lineStart();
+            int to = in.lineEnd();
+            if (blank(line, from, to)) {
                 continue;
             }
             Object reply;
             String type = "?";
             try {
-                Map<String, Object> request = map(Json.parse(line), "request");
+                Map<String, Object> request = map(Json.parse(line, from, to), "request");
                 type = String.valueOf(request.get("type"));
                 synchronized (this) {
                     pending = type;
@@ -144,8 +134,17 @@ public final class Main {
                 pending = null;
             }
         }
-        protocol.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    private static boolean blank(byte[] line, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte c = line[i];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -153,7 +152,7 @@ public final class Main {
      * loading them is the platform's start, not the agent's setup. None of the agent's code runs.
      */
     private static final String[] HOST_CLASSES = {
-        "apdp.host.Json", "apdp.host.Hooks", "logist.agent.AgentImpl", "logist.agent.AgentImpl$Info",
+        "apdp.host.Json", "apdp.host.Lines", "apdp.host.Hooks", "logist.agent.AgentImpl", "logist.agent.AgentImpl$Info",
         "logist.simulation.VehicleImpl",
         "logist.LogistPlatform", "logist.LogistSettings", "logist.LogistSettings$TimeoutKey",
         "logist.LogistSettings$SizeKey", "logist.Measures", "logist.topology.Topology",
@@ -172,10 +171,14 @@ public final class Main {
         }
     }
 
+    /** Write one reply, a JSON value (a String is JSON text already), and its newline, in one write. */
     private void send(Object reply) {
-        protocol.print(Json.write(reply));
-        protocol.print('\n');
-        protocol.flush();
+        String text = reply instanceof String ? (String) reply : Json.write(reply);
+        try {
+            protocol.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the referee is gone: as a PrintStream would, go on until standard input ends
+        }
     }
 
     /** The shutdown hook: the agent called System.exit (or the JVM was stopped) mid-request. */
@@ -206,10 +209,8 @@ public final class Main {
         }
     }
 
-    private static Map<String, Object> ok() {
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("ok", Boolean.TRUE);
-        return reply;
+    private static String ok() {
+        return "{\"ok\":true}";
     }
 
     // ---- setup ----
@@ -375,9 +376,7 @@ public final class Main {
 
     private Object bid(Map<String, Object> request) {
         Long bid = behavior.askPrice(task(request.get("task")));
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("bid", bid);
-        return reply;
+        return "{\"bid\":" + bid + "}";
     }
 
     private void auctionResult(Map<String, Object> request) {
