@@ -171,11 +171,20 @@ public final class Main {
         }
     }
 
-    /** Write one reply, a JSON value (a String is JSON text already), and its newline, in one write. */
+    /**
+     * Write one reply and its newline, in one write: a JSON value, or its text (a String), or the
+     * bytes of its line (a byte[], newline included: the replies of every request, made without
+     * a String).
+     */
     private void send(Object reply) {
-        String text = reply instanceof String ? (String) reply : Json.write(reply);
+        byte[] line;
+        if (reply instanceof byte[]) {
+            line = (byte[]) reply;
+        } else {
+            line = ((reply instanceof String ? (String) reply : Json.write(reply)) + "\n").getBytes(StandardCharsets.UTF_8);
+        }
         try {
-            protocol.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+            protocol.write(line);
         } catch (IOException e) {
             // the referee is gone: as a PrintStream would, go on until standard input ends
         }
@@ -209,8 +218,30 @@ public final class Main {
         }
     }
 
-    private static String ok() {
-        return "{\"ok\":true}";
+    private static final byte[] OK = ascii("{\"ok\":true}\n");
+    private static final byte[] BID = ascii("{\"bid\":");
+    private static final byte[] NO_BID = ascii("{\"bid\":null}\n");
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static byte[] ok() {
+        return OK;
+    }
+
+    /** The line {@code {"bid":BID}} (null: none). */
+    private static byte[] bidLine(Long bid) {
+        if (bid == null) {
+            return NO_BID;
+        }
+        byte[] digits = ascii(bid.toString());
+        byte[] line = new byte[BID.length + digits.length + 2];
+        System.arraycopy(BID, 0, line, 0, BID.length);
+        System.arraycopy(digits, 0, line, BID.length, digits.length);
+        line[line.length - 2] = '}';
+        line[line.length - 1] = '\n';
+        return line;
     }
 
     // ---- setup ----
@@ -376,7 +407,7 @@ public final class Main {
 
     private Object bid(Map<String, Object> request) {
         Long bid = behavior.askPrice(task(request.get("task")));
-        return "{\"bid\":" + bid + "}";
+        return bidLine(bid);
     }
 
     private void auctionResult(Map<String, Object> request) {

@@ -1,8 +1,9 @@
-"""The Java host's JSON reader (apdp/agents/java/src/apdp/host/Json.java) reads what the referee
-sends as the JDK would: a number as ``Long.parseLong`` (integers) or ``Double.parseDouble`` read it,
-bit for bit, also where its own fast path reads it; strings with escapes and any UTF-8; and it
-refuses what is not JSON. A small class in the host's package reads the lines and writes back what
-it read.
+"""The Java host's own work, checked by small classes compiled against it. Its JSON reader
+(apdp/agents/java/src/apdp/host/Json.java) reads what the referee sends as the JDK would: a number as
+``Long.parseLong`` (integers) or ``Double.parseDouble`` read it, bit for bit, also where its own fast
+path reads it; strings with escapes and any UTF-8; and it refuses what is not JSON. A network's
+shortest paths (logist.topology.Topology) are the same whether its cities are few (scanned) or many
+(a queue).
 
 Without a JDK these tests are skipped, saying why, except under CI (CI=true), where they must run.
 """
@@ -74,19 +75,79 @@ public final class JsonCheck {
 """
 
 
+#: Builds random networks twice, as they are and with 64 more cities that no road reaches (so that
+#: the host searches them with a queue), and writes where the paths between the first cities differ.
+PATHS = """
+import java.util.Random;
+
+import logist.topology.Topology;
+import logist.topology.Topology.City;
+
+public final class PathsCheck {
+    public static void main(String[] args) {
+        Random random = new Random(18);
+        for (int g = 0; g < 400; g++) {
+            int n = 2 + random.nextInt(20);
+            int roads = n + random.nextInt(3 * n);
+            int[][] road = new int[roads][];
+            for (int k = 0; k < roads; k++) {
+                road[k] = new int[] {random.nextInt(n), random.nextInt(n), random.nextInt(4) * 1000};
+            }
+            Topology few = build(n, 0, road);
+            Topology many = build(n, 64, road);
+            for (int a = 0; a < n; a++) {
+                for (int b = 0; b < n; b++) {
+                    String x = path(few, a, b);
+                    String y = path(many, a, b);
+                    if (!x.equals(y)) {
+                        System.out.println("network " + g + " from " + a + " to " + b + ": " + x + " != " + y);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Topology build(int n, int more, int[][] roads) {
+        Topology.Builder builder = new Topology.Builder();
+        for (int i = 0; i < n + more; i++) {
+            builder.addCity("c" + i, i, i);
+        }
+        for (int[] r : roads) {
+            builder.addRoute("c" + r[0], "c" + r[1], r[2]);
+        }
+        return builder.build();
+    }
+
+    private static String path(Topology t, int a, int b) {
+        City from = t.cities().get(a);
+        City to = t.cities().get(b);
+        try {
+            return from.pathTo(to) + " " + from.distanceUnitsTo(to);
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
+    }
+}
+"""
+
+
+def _compiled(root: Path, name: str, source: str, package: str = "") -> list[str]:
+    """The command that runs the class ``name`` (its ``source``) against the host apdp compiles."""
+    jdk = find_jdk()
+    jar = host_jar(jdk)
+    path = root / package.replace(".", "/") / f"{name}.java"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    done = subprocess.run([str(jdk.javac), "-d", str(root / "out"), "-cp", str(jar), str(path)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return [str(jdk.java), "-Xshare:auto", "-cp", f"{jar}:{root / 'out'}", f"{package}.{name}".lstrip(".")]
+
+
 @pytest.fixture(scope="module")
 def check(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> list[str]:
     """The command that runs JsonCheck against the host apdp compiles."""
-    jdk = find_jdk()
-    jar = host_jar(jdk)
-    root = tmp_path_factory.mktemp("jsoncheck")
-    source = root / "apdp" / "host" / "JsonCheck.java"
-    source.parent.mkdir(parents=True)
-    source.write_text(CHECK, encoding="utf-8")
-    done = subprocess.run([str(jdk.javac), "-d", str(root / "out"), "-cp", str(jar), str(source)],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return [str(jdk.java), "-Xshare:auto", "-cp", f"{jar}:{root / 'out'}", "apdp.host.JsonCheck"]
+    return _compiled(tmp_path_factory.mktemp("jsoncheck"), "JsonCheck", CHECK, "apdp.host")
 
 
 def _run(command: list[str], lines: list[str]) -> list[str]:
@@ -144,3 +205,8 @@ def test_strings_objects_and_arrays_read_back_as_sent(check: list[str]) -> None:
                                   '{"a" 1}', "1 2", "@", '"\\u12"'])
 def test_what_is_not_json_is_refused(check: list[str], text: str) -> None:
     assert _run([*check, "write"], [text]) == ["refused"]
+
+
+def test_shortest_paths_are_the_same_in_small_and_large_networks(tmp_path: Path, java_cache: Path) -> None:
+    command = _compiled(tmp_path, "PathsCheck", PATHS)
+    assert _run(command, []) == []
