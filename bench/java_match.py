@@ -1,12 +1,13 @@
 """Per-match time of a trivial Java-versus-Java match, with apdp's JVM options for Java agents (the
 agent's class data archive mapped where it was made, G1 with the JDK's archived module graph, a
 small first heap, the JIT's thresholds for short runs) and without them (the JVM options of apdp
-0.2, no archive; the host is today's in both), next to a Python-versus-Python one, in one run: agents that answer at once (bench/instant_agent.py and its Java twin
-bench/java/bench/Instant.java, installed with apdp logist add into a temporary folder), 50 tasks,
-sandbox on, interleaved match by match. Also the agents' setup, a Java agent's start (its JVM's, in
-the sandbox, until the host's ready line: not counted in setup) and the CPU time of a match: the
-referee's and all of its agents' processes', their JVMs' whole lives included (read from the
-sandbox's zygote once it has reaped them: a record counts a JVM's CPU from its setup on only).
+0.2, no archive; the host is today's in both), next to a Python-versus-Python one, in one run:
+agents that answer at once (bench/instant_agent.py and its Java twin bench/java/bench/Instant.java,
+installed with apdp logist add into a temporary folder), 50 tasks, sandbox on, interleaved match by
+match. Also the agents' setup, a Java agent's start (its JVM's, in the sandbox, until the host's
+ready line: not counted in setup) and the CPU time of a match: the referee's and all of its agents'
+processes', their JVMs' whole lives included (read from the sandbox's zygote once it has reaped
+them: a record counts a JVM's CPU from its setup on only).
 
     python bench/java_match.py [--matches 20] [--topology france]
 """
