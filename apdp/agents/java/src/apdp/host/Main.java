@@ -437,16 +437,18 @@ public final class Main {
         if (plans == null) {
             throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
         }
-        List<Object> out = new ArrayList<>();
+        StringBuilder out = new StringBuilder("{\"plans\":[");
         for (int v = 0; v < plans.size(); v++) {
-            out.add(actions(plans.get(v), v));
+            if (v > 0) {
+                out.append(',');
+            }
+            actions(plans.get(v), v, out);
         }
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("plans", out);
-        return reply;
+        return out.append("]}").toString();
     }
 
-    private List<Object> actions(Plan plan, int v) {
+    /** The actions of vehicle {@code v}'s plan, as the protocol's JSON list, after {@code out}. */
+    private void actions(Plan plan, int v, StringBuilder out) {
         if (plan == null) {
             throw new IllegalStateException("plan() returned null for vehicle " + v
                     + "; use Plan.EMPTY for a vehicle that does nothing");
@@ -460,44 +462,75 @@ public final class Main {
             }
             at = home;
         }
-        Steps steps = new Steps(at);
+        Steps steps = new Steps(at, out, quotedNames);
+        out.append('[');
         for (logist.plan.Action action : plan) {
             if (action == null) {
                 throw new IllegalStateException("the plan of vehicle " + v + " holds a null action");
             }
             action.accept(steps);
         }
-        return steps.out;
+        out.append(']');
     }
 
-    /** A plan's actions as the protocol's: a move to a city that is not a neighbour becomes the moves of a shortest path. */
+    /** The cities' names as JSON strings, each quoted once (a plan moves through the same cities again and again). */
+    private final Map<City, String> quotedNames = new HashMap<>();
+
+    /**
+     * A plan's actions as the protocol's, written as JSON: a move to a city that is not a neighbour
+     * becomes the moves of a shortest path.
+     */
     private static final class Steps implements ActionHandler<Void> {
-        final List<Object> out = new ArrayList<>();
+        private final StringBuilder out;
+        private final Map<City, String> quoted;
+        private boolean first = true;
         private City at;
 
-        Steps(City start) {
+        Steps(City start, StringBuilder out, Map<City, String> quoted) {
             this.at = start;
+            this.out = out;
+            this.quoted = quoted;
+        }
+
+        private StringBuilder next() {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            return out;
         }
 
         @Override
         public Void moveTo(City to) {
-            List<City> hops = at == null || at.hasNeighbor(to) ? List.of(to) : at.pathTo(to);
-            for (City hop : hops) {
-                out.add(List.of("move", hop.name));
+            if (at == null || at.hasNeighbor(to)) {
+                move(to);
+            } else {
+                for (City hop : at.pathTo(to)) {
+                    move(hop);
+                }
             }
             at = to;
             return null;
         }
 
+        private void move(City hop) {
+            String name = quoted.get(hop);
+            if (name == null) {
+                name = Json.write(hop.name);
+                quoted.put(hop, name);
+            }
+            next().append("[\"move\",").append(name).append(']');
+        }
+
         @Override
         public Void pickup(Task task) {
-            out.add(List.of("pickup", task.id));
+            next().append("[\"pickup\",").append(task.id).append(']');
             return null;
         }
 
         @Override
         public Void deliver(Task task) {
-            out.add(List.of("deliver", task.id));
+            next().append("[\"deliver\",").append(task.id).append(']');
             return null;
         }
     }
