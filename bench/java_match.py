@@ -1,11 +1,13 @@
-"""Per-match time of a trivial Java-versus-Java match, with apdp's speed-ups for Java agents (the
-agent's class data archive, G1 with the JDK's archived module graph, the JIT's thresholds for short
-runs) and without them (the JVM options of apdp 0.2, no archive), next to a Python-versus-Python
-one, in one run: agents that answer at once (bench/instant_agent.py and its Java twin
-bench/java/bench/Instant.java, installed with apdp logist add into a temporary folder), 50 tasks,
-sandbox on, interleaved match by match. Also the agents' setup, a Java agent's start (its JVM's, in
-the sandbox, until the host's ready line: not counted in setup) and the CPU time of a match (the
-referee's and its agents', as the records count it).
+"""Per-match time of a trivial Java-versus-Java match, with apdp's JVM options for Java agents (the
+agent's class data archive mapped where it was made, G1 with the JDK's archived module graph, a
+small first heap, the JIT's thresholds for short runs) and without them (the JVM options of apdp
+0.2, no archive; the host is today's in both), next to a Python-versus-Python one, in one run:
+agents that answer at once (bench/instant_agent.py and its Java twin bench/java/bench/Instant.java,
+installed with apdp logist add into a temporary folder), 50 tasks, sandbox on, interleaved match by
+match. Also the agents' setup, a Java agent's start (its JVM's, in the sandbox, until the host's
+ready line: not counted in setup) and the CPU time of a match: the referee's and all of its agents'
+processes', their JVMs' whole lives included (read from the sandbox's zygote once it has reaped
+them: a record counts a JVM's CPU from its setup on only).
 
     python bench/java_match.py [--matches 20] [--topology france]
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -25,6 +28,7 @@ from apdp.agents.java.archive import ARCHIVE_FILE, KEY_FILE
 from apdp.agents.java.install import add_agent
 from apdp.agents.program import BUILD_DIR, PROGRAM_FILE
 from apdp.referee.match import play_match
+from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import load_scenario
 
 HERE = Path(__file__).parent
@@ -53,10 +57,21 @@ def without_speed_ups(agent: Path, copy: Path) -> str:
     return str(copy)
 
 
-def _cpu(record: dict[str, object], referee: float) -> float:
-    timing = record["timing"]
-    assert isinstance(timing, dict)
-    return referee + sum(sum(a.get("cpu", {}).values()) for a in timing["agents"])
+#: How long the zygote is given to reap a match's agent processes before their CPU is read.
+REAPED = 0.2
+
+
+def _reaped_cpu() -> float:
+    """The CPU seconds of the agent processes the sandbox's zygote has reaped so far (all their
+    threads: a JVM's compilers and collector too)."""
+    with open(f"/proc/{Zygote.get().pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime, cstime
+
+
+def _self_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
 
 
 def main() -> None:
@@ -79,17 +94,19 @@ def main() -> None:
         for seed in range(1, args.matches + 1):
             order = list(rows) if seed % 2 else list(reversed(rows))
             for label in order[seed % 3:] + order[:seed % 3]:
-                used = resource.getrusage(resource.RUSAGE_SELF)
+                time.sleep(REAPED)  # the previous match's agents are reaped
+                reaped, referee = _reaped_cpu(), _self_cpu()
                 start = time.perf_counter()
                 record = play_match(scenario, rows[label], seed=seed)
                 times[label].append(time.perf_counter() - start)
-                after = resource.getrusage(resource.RUSAGE_SELF)
+                referee = _self_cpu() - referee
+                time.sleep(REAPED)
+                cpus[label].append(referee + _reaped_cpu() - reaped)
                 assert not record["result"]["faults"], record["result"]["faults"]
-                cpus[label].append(_cpu(record, after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime))
                 setups[label] += [a["setup"] for a in record["timing"]["agents"]]
                 starts[label] += [a.get("start", 0.0) for a in record["timing"]["agents"]]
     print(f"{args.matches} matches of 50 tasks on {args.topology}, instant agents, sandbox on, interleaved; "
-          "medians but min")
+          f"medians but min; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'':22}{'match s':>9}{'min s':>8}{'cpu s':>8}{'setup s':>9}{'JVM start s':>13}")
     for label in rows:
         t = times[label]

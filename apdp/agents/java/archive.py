@@ -82,17 +82,35 @@ def _digest(path: Path) -> str:
     return _read_digest(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC), path)[0]
 
 
+#: The digests this process read, by the status of the file read (see :func:`_read_digest`).
+_DIGESTS: dict[tuple[int, int, int, int, int], str] = {}
+#: The most digests kept (then they are forgotten, all at once).
+_MOST_DIGESTS = 4096
+
+
 def _read_digest(fd: int, path: Path) -> tuple[str, os.stat_result]:
     """The SHA-256 and the status of the regular file open on ``fd`` (which it closes; OSError for
-    anything but a regular file)."""
+    anything but a regular file).
+
+    A file read before in this process, whose status (device, inode, size, modification and change
+    times) is the same, is not read again: a tournament checks the same host jar and archive
+    before each of its matches. Any write to the file, or a file put in its place, changes its
+    change time, which no one but the system's clock sets."""
     with os.fdopen(fd, "rb", buffering=0) as f:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{path} is not a regular file")
+        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _DIGESTS.get(seen)
+        if known is not None:
+            return known, st
         h = hashlib.sha256()
         while chunk := f.read(1 << 20):
             h.update(chunk)
-    return h.hexdigest(), st
+    if len(_DIGESTS) >= _MOST_DIGESTS:
+        _DIGESTS.clear()
+    _DIGESTS[seen] = digest = h.hexdigest()
+    return digest, st
 
 
 def _trusted_host_digests() -> set[str]:

@@ -1,13 +1,10 @@
 package apdp.host;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.UnsupportedEncodingException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +66,8 @@ public final class Main {
 
     private final String className;
     private final String agentName;
-    private final PrintStream protocol;
+    /** Standard output, unbuffered: each reply is one write. */
+    private final FileOutputStream protocol;
     /** The request being answered (null between requests). */
     private String pending;
 
@@ -82,7 +80,7 @@ public final class Main {
     private final Map<Integer, Task> tasks = new HashMap<>();
     private List<Vehicle> vehicles;
 
-    private Main(String className, String agentName, PrintStream protocol) {
+    private Main(String className, String agentName, FileOutputStream protocol) {
         this.className = className;
         this.agentName = agentName;
         this.protocol = protocol;
@@ -94,18 +92,10 @@ public final class Main {
             System.err.println("usage: java apdp.host.Main CLASS [NAME]");
             System.exit(2);
         }
-        PrintStream protocol = utf8(new FileOutputStream(FileDescriptor.out));
+        FileOutputStream protocol = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
         String name = args.length > 1 ? args[1] : args[0].substring(args[0].lastIndexOf('.') + 1);
         new Main(args[0], name, protocol).run();
-    }
-
-    private static PrintStream utf8(FileOutputStream stream) {
-        try {
-            return new PrintStream(stream, false, "UTF-8");
-        } catch (UnsupportedEncodingException e) {
-            throw new AssertionError(e);
-        }
     }
 
     private void run() throws IOException {
@@ -117,20 +107,20 @@ public final class Main {
         });
         if ("1".equals(System.getenv("APDP_READY_LINE"))) {
             preload();
-            Map<String, Object> ready = new LinkedHashMap<>();
-            ready.put("ready", PROTOCOL);
-            send(ready);
+            send("{\"ready\":\"" + PROTOCOL + "\"}");
         }
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.trim().isEmpty()) {
+        Lines in = new Lines(new FileInputStream(FileDescriptor.in));
+        while (in.next()) {
+            byte[] line = in.buffer();
+            int from = in.lineStart();
+            int to = in.lineEnd();
+            if (blank(line, from, to)) {
                 continue;
             }
             Object reply;
             String type = "?";
             try {
-                Map<String, Object> request = map(Json.parse(line), "request");
+                Map<String, Object> request = map(Json.parse(line, from, to), "request");
                 type = String.valueOf(request.get("type"));
                 synchronized (this) {
                     pending = type;
@@ -144,8 +134,17 @@ public final class Main {
                 pending = null;
             }
         }
-        protocol.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    private static boolean blank(byte[] line, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte c = line[i];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -153,7 +152,7 @@ public final class Main {
      * loading them is the platform's start, not the agent's setup. None of the agent's code runs.
      */
     private static final String[] HOST_CLASSES = {
-        "apdp.host.Json", "apdp.host.Hooks", "logist.agent.AgentImpl", "logist.agent.AgentImpl$Info",
+        "apdp.host.Json", "apdp.host.Lines", "apdp.host.Hooks", "logist.agent.AgentImpl", "logist.agent.AgentImpl$Info",
         "logist.simulation.VehicleImpl",
         "logist.LogistPlatform", "logist.LogistSettings", "logist.LogistSettings$TimeoutKey",
         "logist.LogistSettings$SizeKey", "logist.Measures", "logist.topology.Topology",
@@ -172,10 +171,23 @@ public final class Main {
         }
     }
 
+    /**
+     * Write one reply and its newline, in one write: a JSON value, or its text (a String), or the
+     * bytes of its line (a byte[], newline included: the replies of every request, made without
+     * a String).
+     */
     private void send(Object reply) {
-        protocol.print(Json.write(reply));
-        protocol.print('\n');
-        protocol.flush();
+        byte[] line;
+        if (reply instanceof byte[]) {
+            line = (byte[]) reply;
+        } else {
+            line = ((reply instanceof String ? (String) reply : Json.write(reply)) + "\n").getBytes(StandardCharsets.UTF_8);
+        }
+        try {
+            protocol.write(line);
+        } catch (IOException e) {
+            // the referee is gone: as a PrintStream would, go on until standard input ends
+        }
     }
 
     /** The shutdown hook: the agent called System.exit (or the JVM was stopped) mid-request. */
@@ -206,10 +218,30 @@ public final class Main {
         }
     }
 
-    private static Map<String, Object> ok() {
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("ok", Boolean.TRUE);
-        return reply;
+    private static final byte[] OK = ascii("{\"ok\":true}\n");
+    private static final byte[] BID = ascii("{\"bid\":");
+    private static final byte[] NO_BID = ascii("{\"bid\":null}\n");
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static byte[] ok() {
+        return OK;
+    }
+
+    /** The line {@code {"bid":BID}} (null: none). */
+    private static byte[] bidLine(Long bid) {
+        if (bid == null) {
+            return NO_BID;
+        }
+        byte[] digits = ascii(bid.toString());
+        byte[] line = new byte[BID.length + digits.length + 2];
+        System.arraycopy(BID, 0, line, 0, BID.length);
+        System.arraycopy(digits, 0, line, BID.length, digits.length);
+        line[line.length - 2] = '}';
+        line[line.length - 1] = '\n';
+        return line;
     }
 
     // ---- setup ----
@@ -375,9 +407,7 @@ public final class Main {
 
     private Object bid(Map<String, Object> request) {
         Long bid = behavior.askPrice(task(request.get("task")));
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("bid", bid);
-        return reply;
+        return bidLine(bid);
     }
 
     private void auctionResult(Map<String, Object> request) {
@@ -407,16 +437,18 @@ public final class Main {
         if (plans == null) {
             throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
         }
-        List<Object> out = new ArrayList<>();
+        StringBuilder out = new StringBuilder("{\"plans\":[");
         for (int v = 0; v < plans.size(); v++) {
-            out.add(actions(plans.get(v), v));
+            if (v > 0) {
+                out.append(',');
+            }
+            actions(plans.get(v), v, out);
         }
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("plans", out);
-        return reply;
+        return out.append("]}").toString();
     }
 
-    private List<Object> actions(Plan plan, int v) {
+    /** The actions of vehicle {@code v}'s plan, as the protocol's JSON list, after {@code out}. */
+    private void actions(Plan plan, int v, StringBuilder out) {
         if (plan == null) {
             throw new IllegalStateException("plan() returned null for vehicle " + v
                     + "; use Plan.EMPTY for a vehicle that does nothing");
@@ -430,44 +462,75 @@ public final class Main {
             }
             at = home;
         }
-        Steps steps = new Steps(at);
+        Steps steps = new Steps(at, out, quotedNames);
+        out.append('[');
         for (logist.plan.Action action : plan) {
             if (action == null) {
                 throw new IllegalStateException("the plan of vehicle " + v + " holds a null action");
             }
             action.accept(steps);
         }
-        return steps.out;
+        out.append(']');
     }
 
-    /** A plan's actions as the protocol's: a move to a city that is not a neighbour becomes the moves of a shortest path. */
+    /** The cities' names as JSON strings, each quoted once (a plan moves through the same cities again and again). */
+    private final Map<City, String> quotedNames = new HashMap<>();
+
+    /**
+     * A plan's actions as the protocol's, written as JSON: a move to a city that is not a neighbour
+     * becomes the moves of a shortest path.
+     */
     private static final class Steps implements ActionHandler<Void> {
-        final List<Object> out = new ArrayList<>();
+        private final StringBuilder out;
+        private final Map<City, String> quoted;
+        private boolean first = true;
         private City at;
 
-        Steps(City start) {
+        Steps(City start, StringBuilder out, Map<City, String> quoted) {
             this.at = start;
+            this.out = out;
+            this.quoted = quoted;
+        }
+
+        private StringBuilder next() {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            return out;
         }
 
         @Override
         public Void moveTo(City to) {
-            List<City> hops = at == null || at.hasNeighbor(to) ? List.of(to) : at.pathTo(to);
-            for (City hop : hops) {
-                out.add(List.of("move", hop.name));
+            if (at == null || at.hasNeighbor(to)) {
+                move(to);
+            } else {
+                for (City hop : at.pathTo(to)) {
+                    move(hop);
+                }
             }
             at = to;
             return null;
         }
 
+        private void move(City hop) {
+            String name = quoted.get(hop);
+            if (name == null) {
+                name = Json.write(hop.name);
+                quoted.put(hop, name);
+            }
+            next().append("[\"move\",").append(name).append(']');
+        }
+
         @Override
         public Void pickup(Task task) {
-            out.add(List.of("pickup", task.id));
+            next().append("[\"pickup\",").append(task.id).append(']');
             return null;
         }
 
         @Override
         public Void deliver(Task task) {
-            out.add(List.of("deliver", task.id));
+            next().append("[\"deliver\",").append(task.id).append(']');
             return null;
         }
     }

@@ -213,7 +213,20 @@ public class Topology implements Iterable<Topology.City> {
         }
     }
 
+    /** Networks up to this many cities are searched without a queue (see {@link #shortestPathsFrom}). */
+    private static final int SMALL = 64;
+
+    /**
+     * Dijkstra's search from {@code source}: cities are settled by distance, then id, and a city's
+     * previous one changes only for a strictly shorter path. A small network scans its cities for
+     * the next to settle (no queue: its start runs interpreted, and a queue's calls cost more than
+     * the scan); a large one takes them from a queue. Both settle in the same order: the same paths.
+     */
     private void shortestPathsFrom(int source, long[][] road) {
+        if (cities.size() <= SMALL) {
+            scanShortestPathsFrom(source, road);
+            return;
+        }
         int n = cities.size();
         long[] dist = new long[n];
         int[] prev = new int[n];
@@ -236,6 +249,44 @@ public class Topology implements Iterable<Topology.City> {
                     dist[next.id] = d;
                     prev[next.id] = c;
                     queue.add(new long[] {d, next.id});
+                }
+            }
+        }
+        units[source] = dist;
+        previous[source] = prev;
+    }
+
+    private void scanShortestPathsFrom(int source, long[][] road) {
+        int n = cities.size();
+        long[] dist = new long[n];
+        int[] prev = new int[n];
+        boolean[] done = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            dist[i] = Long.MAX_VALUE;
+            prev[i] = -1;
+        }
+        dist[source] = 0;
+        prev[source] = source;
+        while (true) {
+            int c = -1;
+            for (int i = 0; i < n; i++) {
+                if (!done[i] && dist[i] != Long.MAX_VALUE && (c < 0 || dist[i] < dist[c])) {
+                    c = i;
+                }
+            }
+            if (c < 0) {
+                break;
+            }
+            done[c] = true;
+            long[] roads = road[c];
+            for (int next = 0; next < n; next++) {
+                long length = roads[next];
+                if (length >= 0 && next != c) {
+                    long d = dist[c] + length;
+                    if (d < dist[next]) {
+                        dist[next] = d;
+                        prev[next] = c;
+                    }
                 }
             }
         }
