@@ -152,7 +152,6 @@ def tournament(
     Each match is stored as it ends; run the same command with the same --out to resume.
     """
     from apdp.tournament.config import make_config
-    from apdp.tournament.report import report
     from apdp.tournament.run import run_tournament
 
     cluster = ray_cluster(executor, address, jobs)
@@ -201,6 +200,8 @@ def tournament(
             f"{summary.skipped} resumed, {summary.faulted} with faults)"
         )
     else:
+        from apdp.tournament.report import report
+
         typer.echo(report([folder], "table"))
 
 

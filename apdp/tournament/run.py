@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apdp.agents.discovery import registry_params
 from apdp.agents.files import check_outside_agents
@@ -21,11 +22,11 @@ from apdp.tournament.events import Broadcast, Record, TournamentEvents
 from apdp.tournament.executor import PlayFunction, Workers
 from apdp.tournament.logs import LogEvents, RunLog
 from apdp.tournament.play import PlayMatch, worker_start
-from apdp.tournament.progress import ProgressBar
-from apdp.tournament.progress_lines import ProgressLines
-from apdp.tournament.ray_executor import RayCluster, RaySession
 from apdp.tournament.schedule import MatchSpec, double_round_robin
 from apdp.tournament.store import ResultsStore, StoreWriter
+
+if TYPE_CHECKING:  # loaded when a run uses them: a quiet local run needs neither
+    from apdp.tournament.ray_executor import RayCluster, RaySession
 
 
 @dataclass
@@ -127,6 +128,9 @@ def _run(
             stack.enter_context(run_log)
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
             if progress:
+                from apdp.tournament.progress import ProgressBar
+                from apdp.tournament.progress_lines import ProgressLines
+
                 listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
                 listeners.append(ProgressLines())  # off a terminal, where the bar draws nothing
             events = Broadcast([*listeners, *observers])
