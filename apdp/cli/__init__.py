@@ -1,8 +1,7 @@
 """The ``apdp`` command (its app: :mod:`apdp.cli.root`; each subcommand in ``apdp/cli/<name>.py``).
 
-This module stays light: :func:`main` starts what a tournament needs in other processes (its
-workers' fork server, the agents' zygote) before it loads the app and its commands, so that they
-load in parallel.
+This module stays light: :func:`main` starts what a tournament needs in another process (the
+agents' zygote) before it loads the app and its commands, so that both load at once.
 """
 
 from __future__ import annotations
@@ -59,23 +58,25 @@ def main() -> None:
     # walk them again and again (a tenth of a second of a tournament's start). Off until it is
     # loaded; what it loaded then stays out of the collector's sight.
     gc.disable()
-    args = spread_multi_values(sys.argv[1:])
-    from apdp.sandbox.confine import ONE_THREAD
+    try:
+        args = spread_multi_values(sys.argv[1:])
+        from apdp.sandbox.confine import ONE_THREAD
 
-    for name, value in ONE_THREAD.items():  # before numpy loads, here and in the processes started here
-        os.environ.setdefault(name, value)
-    if args[:1] == ["tournament"]:
-        from apdp.cli.early import start_early
+        for name, value in ONE_THREAD.items():  # before numpy loads, here and in the processes started here
+            os.environ.setdefault(name, value)
+        if args[:1] == ["tournament"]:
+            from apdp.cli.early import start_early
 
-        start_early(args[1:])  # its workers' fork server loads the referee while the options are read
-    import typer
+            start_early(args[1:])  # the agents' zygote loads apdp while this process loads the command
+        import typer
 
-    from apdp.cli.root import click_errors, make_app
-    from apdp.errors import UserError
+        from apdp.cli.root import click_errors, make_app
+        from apdp.errors import UserError
 
-    cli = make_app(args[0] if args else None)
-    gc.freeze()
-    gc.enable()
+        cli = make_app(args[0] if args else None)
+        gc.freeze()
+    finally:
+        gc.enable()
     try:
         code = cli(args=args, prog_name="apdp", standalone_mode=False)
     except click_errors.NoArgsIsHelpError as exc:

@@ -125,11 +125,12 @@ class Workers:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = worker_context()
-        if context.get_start_method() == "fork":  # what the fork server would have loaded
+        forked = context.get_start_method() == "fork"
+        if forked:  # what the fork server would have loaded
             for module in WORKER_MODULES:
                 importlib.import_module(module)
-            # what the workers share with this process stays shared: no collection here or there
-            # walks (and so copies) the pages of the objects they were forked with
+            # what the workers share with this process stays shared: no collection of theirs walks
+            # (and so copies) the pages of the objects they were forked with
             gc.freeze()
         pool = ProcessPoolExecutor(
             max_workers=self.jobs,
@@ -137,8 +138,12 @@ class Workers:
             initializer=_worker_start,
             initargs=(self._lifeline, self._initializer, self._initargs),
         )
-        with _ctrl_c_deferred():  # forked workers are started by the first submission: now
-            pool.submit(int)
+        try:
+            with _ctrl_c_deferred():  # forked workers are started by the first submission: now
+                pool.submit(int)
+        finally:
+            if forked:  # this process (a library's caller, perhaps) collects all its garbage again
+                gc.unfreeze()
         return pool
 
     def play(self, matches: Iterable[MatchSpec], play: PlayFunction, events: TournamentEvents) -> int:
