@@ -60,7 +60,7 @@ def main() -> None:
     gc.disable()
     try:
         args = spread_multi_values(sys.argv[1:])
-        from apdp.sandbox.confine import ONE_THREAD
+        from apdp.sandbox.environment import ONE_THREAD
 
         for name, value in ONE_THREAD.items():  # before numpy loads, here and in the processes started here
             os.environ.setdefault(name, value)

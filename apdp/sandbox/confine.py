@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from apdp.bundled import PACKAGE_DIR
 from apdp.sandbox import cgroup, landlock, seccomp
+from apdp.sandbox.environment import BASE_ENVIRONMENT
 from apdp.sandbox.syscalls import (
     CLONE_NEWIPC,
     CLONE_NEWNS,
@@ -72,18 +73,8 @@ SYSTEM_FILES = (
 )
 #: Devices an agent may read and write.
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
-
-
-#: Numerical libraries' thread pools held to one thread: apdp runs each agent (and each of its own
-#: workers) on one core, where more threads only spin, and an agent's threads all count against its
-#: CPU time. OpenBLAS's threads alone cost numpy's import 50-150 ms of CPU.
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 #: Past any descriptor a process may hold (os.closerange closes a range in one system call).
 MAX_FD = 1 << 30
-#: The environment every agent process starts from (the zygote's, then the agent's own folders).
-BASE_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", **ONE_THREAD}
-#: Every variable an agent process may see: the base, its folders, and where apdp may come from.
-AGENT_VARIABLES = frozenset({*BASE_ENVIRONMENT, "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH"})
 
 
 @dataclass(frozen=True, slots=True)

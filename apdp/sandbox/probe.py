@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from apdp.sandbox.confine import AGENT_VARIABLES
+from apdp.sandbox.environment import AGENT_VARIABLES
 
 
 def _refused(attempt: Callable[[], object]) -> tuple[bool, str]:

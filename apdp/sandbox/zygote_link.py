@@ -17,7 +17,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
-from apdp.sandbox.confine import BASE_ENVIRONMENT
+from apdp.sandbox.environment import BASE_ENVIRONMENT
 
 if TYPE_CHECKING:
     from apdp.sandbox.worker import Limits
