@@ -94,10 +94,21 @@ def worker_context() -> BaseContext:
     """How worker processes started now begin: forked from this process when it runs no other
     thread (they start with all it has loaded, at no cost), else from the fork server (a fork with
     other threads running may leave a lock held for ever in the child)."""
-    if threading.active_count() == 1 and threading.current_thread() is threading.main_thread():
+    if _alone() and threading.current_thread() is threading.main_thread():
         return multiprocessing.get_context("fork")
     _start_fork_server_deaf_to_ctrl_c()
     return multiprocessing.get_context("forkserver")
+
+
+def _alone() -> bool:
+    """Whether this process runs a single thread, as the system counts them (a library's own
+    threads too, such as a numerical library's pool, which Python's threading module does not see)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            counted = next((int(line.split()[1]) for line in status if line.startswith("Threads:")), None)
+    except (OSError, ValueError):
+        counted = None
+    return threading.active_count() == 1 and counted in (None, 1)
 
 
 class Workers:

@@ -3,6 +3,7 @@ with all it loaded), from the fork server otherwise; gone with their parent, how
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from apdp.sandbox.environment import ONE_THREAD
 from tests.paths import ROOT
 
 PLAY = textwrap.dedent("""
@@ -30,9 +32,12 @@ PLAY = textwrap.dedent("""
 """)
 
 
-def _played(mode: str) -> tuple[int, bool, int]:
+def _played(mode: str, one_thread: bool = True) -> tuple[int, bool, int]:
+    """(the worker's parent, whether it had the referee loaded, the process that started it)."""
+    env = {k: v for k, v in os.environ.items() if k not in ONE_THREAD}
+    env.update(ONE_THREAD if one_thread else {})  # as the command sets them
     done = subprocess.run([sys.executable, "-c", PLAY, mode], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True)
+                          timeout=120, check=True, env=env)
     parent, loaded, pid = done.stdout.split()
     return int(parent), loaded == "True", int(pid)
 
@@ -45,6 +50,12 @@ def test_workers_of_a_process_with_no_other_thread_are_its_forks_with_the_refere
 def test_workers_of_a_process_with_threads_come_from_the_fork_server() -> None:
     parent, loaded, pid = _played("thread")
     assert parent != pid and loaded  # the fork server loaded the referee for them
+
+
+def test_a_numerical_librarys_own_threads_count_too() -> None:
+    """Without OPENBLAS_NUM_THREADS=1, numpy's import starts threads Python's threading does not see."""
+    parent, _, pid = _played("alone", one_thread=False)
+    assert parent != pid
 
 
 SLEEP = textwrap.dedent("""
@@ -61,7 +72,8 @@ SLEEP = textwrap.dedent("""
 
 def test_a_forked_worker_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     marker = tmp_path / "worker.pid"
-    run = subprocess.Popen([sys.executable, "-c", SLEEP, str(marker)], cwd=ROOT)
+    # its resource tracker reports, to stderr, the semaphores the kill left behind
+    run = subprocess.Popen([sys.executable, "-c", SLEEP, str(marker)], cwd=ROOT, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while not marker.exists() or not marker.read_text():
