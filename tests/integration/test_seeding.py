@@ -244,3 +244,25 @@ def test_tournament_without_seed_draws_one_and_a_resume_reuses_it(tmp_path: Path
     resumed = apdp(*args)
     assert resumed.returncode == 0, resumed.stderr
     assert f", seed {found.group(1)} (0 played now, 2 resumed" in resumed.stdout
+
+
+def test_numpys_global_generator_draws_apart_in_every_agent_process(tmp_path: Path) -> None:
+    """Forked from one zygote, agents would share numpy's global generator's state (and so could
+    predict each other's draws) but that each process reseeds it from the system."""
+    drawer = tmp_path / "drawer.py"
+    drawer.write_text(
+        "import numpy as np\n"
+        "from apdp import Agent\n"
+        "class Drawer(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        print('drew', np.random.randint(2**62))\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    drawn = []
+    for seed in (1, 1, 2):
+        record = play_match(fast_scenario(), [str(drawer), str(drawer)], seed=seed)
+        drawn += [line for out in record["output"] for line in out.splitlines() if line.startswith("drew")]
+    assert len(drawn) == 6 and len(set(drawn)) == 6, drawn
