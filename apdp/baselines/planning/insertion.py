@@ -93,6 +93,8 @@ def best_route_insertion(
                 if detour < best:
                     best = detour
                     best_i = best_j = j
+                    if best <= 0.0:
+                        break
             else:
                 best_a = INFINITY
             load += load_of[stop]
@@ -112,6 +114,8 @@ def best_route_insertion(
             if extra < best:
                 best = extra
                 best_i = best_j = j
+            if best <= 0.0:
+                break  # nothing is cheaper than free
             # the pickup before c_j, unless c_j is P (after the stops there is as cheap)
             if c != p_city:
                 extra = prev_p + here_p - base
@@ -127,15 +131,16 @@ def best_route_insertion(
         prev_d = here_d
         detour = here_p + p_to_d + here_d
         j += 1
-    if load <= room:
-        extra = best_a + prev_d
-        if extra < best:
-            best = extra
-            best_i, best_j = best_a_i, j
-        extra = prev_p + p_to_d
-        if extra < best:
-            best = extra
-            best_i = best_j = j
+    else:
+        if load <= room:
+            extra = best_a + prev_d
+            if extra < best:
+                best = extra
+                best_i, best_j = best_a_i, j
+            extra = prev_p + p_to_d
+            if extra < best:
+                best = extra
+                best_i = best_j = j
     return best, best_i, best_j
 
 
@@ -156,6 +161,8 @@ def cheapest_insertion(
         cost = km * problem.costs_per_km[v]
         if cost < best.cost:
             best = Insertion(cost, v, i, j)
+            if cost <= 0.0:
+                break  # nothing is cheaper than free
     return best
 
 
