@@ -60,7 +60,7 @@ class LnsSettings:
     #: go back to the best solution after this many iterations without a new best (0: never)
     restart_after: int = 300
     #: polish each new best solution by local search (``descent.descend``), not only the last
-    polish_every_best: bool = False
+    polish_every_best: bool = True
 
 
 DEFAULT_SETTINGS = LnsSettings()
