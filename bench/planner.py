@@ -19,7 +19,7 @@ through a free end depot), which is not tuned: PyVRP 0.14.1 stalls there right a
 and misses feasibility on some instances ("failed"), far from the best known costs that PyVRP
 helped find: its gaps are what this modelling gets, not the best PyVRP can do.
 
-    python bench/planner.py --sizes 30 40 --instances 10 --seeds 2   # the issue's table (25 minutes)
+    python bench/planner.py --sizes 30 40 --instances 10 --seeds 2   # the issue's table (about 13 minutes)
     python bench/planner.py --sizes 30 --seconds 1 --instances 5 --backends lns
 """
 
