@@ -12,6 +12,14 @@ With ``c_{-1}`` the vehicle's home and ``c_k`` the city of ``s_k``, the extra di
 The task is on board between the two, so every load after stops ``i-1 .. j-1`` plus ``w`` must fit
 the capacity. Sweeping ``j`` from 0 to ``n`` while keeping the best ``A_i`` of the current window of
 feasible loads (reset when a load does not fit) finds the optimum in O(n).
+
+Distances are shortest paths (the triangle inequality holds), so most positions between two stops
+in one city (a *city visit*) can be skipped, which matters on networks of few cities: a pickup there
+costs ``2 d(c, P)``, no less than at the end of the visit, and carries the task through more stops;
+a delivery there is likewise no better than at the visit's start. Only a detour from the city to
+``P`` and ``D`` and back can be cheapest there (when the loads on both sides of the visit are too
+high), so the sweep only checks loads and that detour between such stops. For the same reason a
+pickup goes after a visit to its own city rather than before it.
 """
 
 from __future__ import annotations
@@ -68,14 +76,30 @@ def best_route_insertion(
     best_i = best_j = -1
     best_a = INFINITY
     best_a_i = -1
-    # distances from the previous stop's city, carried along the sweep (fewer list lookups)
-    prev_row = dist[problem.homes[vehicle]]
-    prev_p = row_p[problem.homes[vehicle]]
-    prev_d = row_d[problem.homes[vehicle]]
+    # the previous stop's city and distances from it, carried along the sweep
+    prev_city = problem.homes[vehicle]
+    prev_row = dist[prev_city]
+    prev_p = row_p[prev_city]
+    prev_d = row_d[prev_city]
+    # a detour from the previous stop's city to P, D and back
+    detour = prev_p + p_to_d + prev_d
     load = 0.0
     j = 0
     for stop in route:
         c = city[stop]
+        if c == prev_city:
+            # between two stops in one city: only the detour can be cheapest here
+            if load <= room:
+                if detour < best:
+                    best = detour
+                    best_i = best_j = j
+                    if best <= 0.0:
+                        break
+            else:
+                best_a = INFINITY
+            load += load_of[stop]
+            j += 1
+            continue
         here_p = row_p[c]
         here_d = row_d[c]
         if load <= room:
@@ -90,26 +114,33 @@ def best_route_insertion(
             if extra < best:
                 best = extra
                 best_i = best_j = j
-            extra = prev_p + here_p - base
-            if extra < best_a:
-                best_a = extra
-                best_a_i = j
+            if best <= 0.0:
+                break  # nothing is cheaper than free
+            # the pickup before c_j, unless c_j is P (after the stops there is as cheap)
+            if c != p_city:
+                extra = prev_p + here_p - base
+                if extra < best_a:
+                    best_a = extra
+                    best_a_i = j
         else:
             best_a = INFINITY
         load += load_of[stop]
+        prev_city = c
         prev_row = dist[c]
         prev_p = here_p
         prev_d = here_d
+        detour = here_p + p_to_d + here_d
         j += 1
-    if load <= room:
-        extra = best_a + prev_d
-        if extra < best:
-            best = extra
-            best_i, best_j = best_a_i, j
-        extra = prev_p + p_to_d
-        if extra < best:
-            best = extra
-            best_i = best_j = j
+    else:
+        if load <= room:
+            extra = best_a + prev_d
+            if extra < best:
+                best = extra
+                best_i, best_j = best_a_i, j
+            extra = prev_p + p_to_d
+            if extra < best:
+                best = extra
+                best_i = best_j = j
     return best, best_i, best_j
 
 
@@ -130,6 +161,8 @@ def cheapest_insertion(
         cost = km * problem.costs_per_km[v]
         if cost < best.cost:
             best = Insertion(cost, v, i, j)
+            if cost <= 0.0:
+                break  # nothing is cheaper than free
     return best
 
 

@@ -100,3 +100,21 @@ class Problem:
             if load > peak:
                 peak = load
         return peak
+
+    def route_fits(self, vehicle: int, route: Sequence[int]) -> bool:
+        """True when every task of ``route`` is picked up before its delivery and the load never
+        exceeds ``vehicle``'s capacity."""
+        load_of = self.stop_load
+        capacity = self.capacities[vehicle] + CAPACITY_SLACK
+        load = 0.0
+        on_board: set[int] = set()
+        for code in route:
+            if code & 1:
+                if code - 1 not in on_board:
+                    return False
+            else:
+                on_board.add(code)
+            load += load_of[code]
+            if load > capacity:
+                return False
+        return True
