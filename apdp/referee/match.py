@@ -45,7 +45,7 @@ from apdp.referee.record import (
 )
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
-from apdp.sandbox.process import AgentProcess, CallFault, CallResult, encode_request
+from apdp.sandbox.process import AgentProcess, CallFault, CallResult, Sent, encode_request
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.secret import SECRET_BYTES, user_secret
 from apdp.text import clean_text
@@ -214,9 +214,10 @@ class _Referee:
             self._build(seat)
             if seat.sound:
                 seat.process.start(str(seat.source.path))
+        started = self._start_programs()
         for seat in self.seats:
             if seat.sound:
-                self._setup(seat, agent_seeds[seat.index], self.registry)
+                self._setup(seat, agent_seeds[seat.index], self.registry, started.get(seat.index))
         tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
         told: AuctionResultCall | None = None  # the latest auction, told to each agent with its next request
         for task in tasks:
@@ -303,13 +304,16 @@ class _Referee:
             return
         ensure_archive(program)  # a Java agent's class data: its JVM starts faster, or without it
 
-    def _opening(self, seat: _Seat, call: SetupCall | SandboxCall, timeout: float) -> CallResult | None:
+    def _ask(self, seat: _Seat, call: SetupCall | SandboxCall) -> Sent:
         """Send ``call`` (the agent's setup, or an agent program's start) in one request with the
         question of which protections are off here, which the worker answers first, before any code
         of the agent's runs in its process: what the worker says later, the agent (which owns that
-        process) could have made it say. The call's result; None on a fault."""
-        request = encode_request(TwoCalls(SandboxCall("unprotected"), call))
-        results = seat.process.request(request, (("setup", self.timeouts.setup), (call.expects, timeout)))
+        process) could have made it say. :meth:`_opening` reads the answers."""
+        return seat.process.send(encode_request(TwoCalls(SandboxCall("unprotected"), call)), self.timeouts.setup)
+
+    def _opening(self, seat: _Seat, sent: Sent, call: SetupCall | SandboxCall, timeout: float) -> CallResult | None:
+        """The answers to :meth:`_ask`: the call's result; None on a fault."""
+        results = seat.process.receive(sent, (("setup", self.timeouts.setup), (call.expects, timeout)))
         asked = self.account(seat, "setup", None, results[0])
         if asked is None:
             return None
@@ -317,11 +321,21 @@ class _Referee:
             self.unprotected.update(asked.reply.unprotected)
         return results[1]
 
-    def _start(self, seat: _Seat) -> bool:
-        """Start an agent program before its setup: one whose agent.toml says ``ready = true`` has
+    def _start_programs(self) -> dict[int, Sent]:
+        """Start every agent program at once (a JVM's start, say, takes tens of milliseconds of
+        its own, and two start side by side where there are cores for them): each is told nothing
+        of the match, runs no call of the game, and is stopped once it says it runs."""
+        return {
+            seat.index: self._ask(seat, SandboxCall("start", str(seat.source.path)))
+            for seat in self.seats
+            if seat.sound and is_program(seat.source.path)
+        }
+
+    def _start(self, seat: _Seat, sent: Sent) -> bool:
+        """An agent program's start, before its setup: one whose agent.toml says ``ready = true`` has
         up to START_TIMEOUT seconds to say it runs (a JVM's start), which its setup time does not
         count. The program is told nothing of the match before its setup. False on a fault."""
-        result = self._opening(seat, SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
+        result = self._opening(seat, sent, SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
         if result is None:
             return False
         if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
@@ -332,9 +346,9 @@ class _Referee:
         seat.timing["start"] = result.seconds
         return True
 
-    def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]]) -> None:
-        program = is_program(seat.source.path)
-        if program and not self._start(seat):
+    def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]], started: Sent | None) -> None:
+        """Set ``seat``'s agent up; ``started``: its program's start, sent (see :meth:`_start_programs`)."""
+        if started is not None and not self._start(seat, started):
             return
         call = SetupCall(
             path=str(seat.source.path),
@@ -347,12 +361,12 @@ class _Referee:
             distribution=self.distribution,
             company=self.companies[seat.index],
         )
-        if program:  # the protections were asked with its start
+        if started is not None:  # the protections were asked with its start
             called: CallResult | None = seat.process.call(call, self.timeouts.setup)
         else:
-            called = self._opening(seat, call, self.timeouts.setup)
+            called = self._opening(seat, self._ask(seat, call), call, self.timeouts.setup)
         result = None if called is None else self.account(seat, "setup", None, called)
-        if result is not None:  # what its setup reply says is off is not read: see _opening
+        if result is not None:  # what its setup reply says is off is not read: see _ask
             seat.timing["setup"] = result.seconds
 
     def _bid(self, seat: _Seat, task: Task, told: AuctionResultCall | None, payload: bytes) -> float | None:

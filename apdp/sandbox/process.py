@@ -90,6 +90,15 @@ class CallResult:
     cpu: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A request sent to an agent's process and not yet answered (:meth:`AgentProcess.send`): when
+    it was sent, or the fault that ended it there."""
+
+    start: float
+    fault: CallResult | None = None
+
+
 @dataclass
 class AgentProcess:
     """One agent's sandboxed process for one match, held to ``limits`` (``limits.sandbox``: confined)."""
@@ -169,26 +178,40 @@ class AgentProcess:
         before the request is sent and stopped (SIGSTOP) once the replies are read, so that
         nothing it left running takes its opponent's time (its match's core) or another match's.
         The group holds every process the agent started: a confined process cannot leave it."""
+        return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short)
+
+    def send(self, payload: bytes, timeout: float) -> Sent:
+        """The first half of :meth:`request`: continue the process and send the request, taken
+        within ``timeout``. The process runs until :meth:`receive` has read the replies."""
         if self._conn is None or self._killed:
-            return [CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0)]
+            return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
         if self._paused:
             self._group_signal(signal.SIGCONT)
             self._paused = False
         start = time.monotonic()
         try:
-            if not self._send(payload, start + calls[0][1]):
+            if not self._send(payload, start + timeout):
                 self.kill()
-                return [CallResult(None, CallFault(FaultKind.TIMEOUT, f"did not take its request within "
-                                                   f"{calls[0][1]:g} s: it stopped reading (stopped)"),
-                                   time.monotonic() - start)]
+                return Sent(start, CallResult(None, CallFault(FaultKind.TIMEOUT, f"did not take its request within "
+                                                              f"{timeout:g} s: it stopped reading (stopped)"),
+                                              time.monotonic() - start))
         except (EOFError, BrokenPipeError, ConnectionResetError):
-            return [CallResult(None, self._death(), time.monotonic() - start)]
+            return Sent(start, CallResult(None, self._death(), time.monotonic() - start))
         except OSError as exc:
             self.kill()
-            return [CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start)]
+            return Sent(start, CallResult(None, CallFault(FaultKind.EXCEPTION, str(exc)), time.monotonic() - start))
+        return Sent(start)
+
+    def receive(self, sent: Sent, calls: Sequence[tuple[Expected, float]], *,
+                defer_short: bool = False) -> list[CallResult]:
+        """The second half of :meth:`request`: the replies to the request ``sent``, each within its
+        timeout of the previous reply (the first: of the sending); then the process is stopped."""
+        if sent.fault is not None:
+            return [sent.fault]
+        start = sent.start
         results: list[CallResult] = []
         last = len(calls) - 1
-        sent = start
+        sent_at = start
         for n, (expected, timeout) in enumerate(calls):
             result = self._reply(expected, timeout, start)
             # A short call, or one whose reply is already followed by the next one, shares the
@@ -199,7 +222,7 @@ class AgentProcess:
                 elif n < last:
                     shares = result.seconds < SHORT_CALL or self._complete() is not None
                 else:
-                    shares = defer_short and start + result.seconds - sent < SHORT_CALL
+                    shares = defer_short and start + result.seconds - sent_at < SHORT_CALL
             except BadMessage:  # a bad next message: its own read says so
                 shares = False
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
