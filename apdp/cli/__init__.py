@@ -56,7 +56,8 @@ def main() -> None:
     """Entry point: a user's mistake prints one line and exits 2, never a traceback."""
     # Loading a command makes many long-lived objects and hardly any garbage: the collector would
     # walk them again and again (a tenth of a second of a tournament's start). Off until it is
-    # loaded; what it loaded then stays out of the collector's sight.
+    # loaded; what it loaded then stays out of the collector's sight (a tournament lets it back
+    # once its workers are forked: apdp.tournament.executor.Workers).
     gc.disable()
     try:
         args = spread_multi_values(sys.argv[1:])

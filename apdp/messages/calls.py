@@ -9,7 +9,7 @@ reference host reads back with :func:`call_from_json`. Each call names the reply
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -192,8 +192,3 @@ class TwoCalls:
 
     def __reduce__(self) -> tuple[type[TwoCalls], tuple[Any, ...]]:
         return TwoCalls, (self.first, self.second)
-
-
-def calls_of(request: Call | TwoCalls) -> Sequence[Call | SandboxCall]:
-    """The calls a request carries, in order."""
-    return (request.first, request.second) if isinstance(request, TwoCalls) else (request,)

@@ -106,6 +106,11 @@ class _Seat:
             self.cpu[phase] += seconds
 
 
+def _start_call(seat: _Seat) -> SandboxCall:
+    """The call that starts ``seat``'s agent program (see :meth:`_Referee._start`)."""
+    return SandboxCall("start", str(seat.source.path))
+
+
 class _Referee:
     def __init__(
         self, scenario: Scenario, sources: Sequence[AgentSource], seed: int, secret: bytes,
@@ -326,7 +331,7 @@ class _Referee:
         its own, and two start side by side where there are cores for them): each is told nothing
         of the match, runs no call of the game, and is stopped once it says it runs."""
         return {
-            seat.index: self._ask(seat, SandboxCall("start", str(seat.source.path)))
+            seat.index: self._ask(seat, _start_call(seat))
             for seat in self.seats
             if seat.sound and is_program(seat.source.path)
         }
@@ -335,7 +340,7 @@ class _Referee:
         """An agent program's start, before its setup: one whose agent.toml says ``ready = true`` has
         up to START_TIMEOUT seconds to say it runs (a JVM's start), which its setup time does not
         count. The program is told nothing of the match before its setup. False on a fault."""
-        result = self._opening(seat, sent, SandboxCall("start", str(seat.source.path)), START_TIMEOUT)
+        result = self._opening(seat, sent, _start_call(seat), START_TIMEOUT)
         if result is None:
             return False
         if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:

@@ -211,7 +211,6 @@ class AgentProcess:
         start = sent.start
         results: list[CallResult] = []
         last = len(calls) - 1
-        sent_at = start
         for n, (expected, timeout) in enumerate(calls):
             result = self._reply(expected, timeout, start)
             # A short call, or one whose reply is already followed by the next one, shares the
@@ -222,7 +221,7 @@ class AgentProcess:
                 elif n < last:
                     shares = result.seconds < SHORT_CALL or self._complete() is not None
                 else:
-                    shares = defer_short and start + result.seconds - sent_at < SHORT_CALL
+                    shares = defer_short and start + result.seconds - sent.start < SHORT_CALL
             except BadMessage:  # a bad next message: its own read says so
                 shares = False
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()

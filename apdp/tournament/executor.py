@@ -47,8 +47,9 @@ log = logging.getLogger("apdp.tournament")
 
 #: A picklable function that plays one match in a worker and returns its record.
 PlayFunction: TypeAlias = "Callable[[MatchSpec], Record]"
-#: Modules the fork server loads once, before it forks any worker: each worker starts with the
-#: referee loaded instead of importing it (numpy, pydantic, ...) on its first match.
+#: Modules loaded once before any worker starts (by the fork server, or by this process before it
+#: forks them): each worker starts with the referee loaded instead of importing it (numpy,
+#: pydantic, ...) on its first match.
 WORKER_MODULES = ("apdp.referee.match", "apdp.tournament.play")
 #: Matches handed out beyond one per worker: one waits in the pool's queue, so that a worker that
 #: ends a match starts the next at once instead of after a round trip through the parent (which
