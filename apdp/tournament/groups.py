@@ -43,6 +43,7 @@ import numpy as np
 from apdp.agents.discovery import find_agent, is_bundled
 from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
+from apdp.tournament.percentile import percentiles
 from apdp.tournament.pool import Tournament
 from apdp.tournament.rating import FloatArray
 from apdp.tournament.stats import MIN_INTERVAL_MATCHES, Statistics, sample_sd
@@ -209,7 +210,7 @@ def group_standings(stats: Statistics, labels: Mapping[str, str]) -> list[Group]
         samples = stats.rating_samples
         if samples.size and played >= MIN_INTERVAL_MATCHES:
             means = group_rating_samples(samples, [stats.rating_columns[a] for a in agents], name)
-            low, high = (float(x) for x in np.percentile(means, [2.5, 97.5]))
+            low, high = (float(x) for x in percentiles(means, [2.5, 97.5]))
             interval_from = FROM_AGENTS_AND_MATCHES if len(agents) > 1 else FROM_MATCHES
         out.append(Group(
             group=name,

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from apdp.tournament.choices import RESAMPLES
+from apdp.tournament.percentile import percentiles
 
 #: Virtual games (half won by each side) added between every pair of agents that met.
 PRIOR_GAMES = 1.0
@@ -25,6 +26,8 @@ BOOTSTRAP = RESAMPLES
 BOOTSTRAP_SEED = 0
 #: Cells of the win matrices of the resamples fitted together (bounds the memory: 8 bytes each).
 _BATCH_CELLS = 1 << 20
+#: Matches drawn at once by the resamples (a few in the cache).
+_DRAW_CELLS = 1 << 16
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -52,17 +55,24 @@ def _fit(
     total_wins = wins.sum(axis=-1)
     shape = wins.shape[:-1]
     strength = np.ones(shape) if start is None else np.broadcast_to(10.0 ** ((start - 1500.0) / 400.0), shape)
+    # One array for the pairs' terms, reused: a new one each iteration (800 kB for 1000 resamples of
+    # 10 agents) would be a fresh mapping of memory, its pages faulted in every time.
+    terms = np.empty_like(games)
+    logs = np.log(strength)
     for _ in range(iterations):
-        denominators = (games / (strength[..., :, None] + strength[..., None, :])).sum(axis=-1)
+        np.add(strength[..., :, None], strength[..., None, :], out=terms)
+        np.divide(games, terms, out=terms)
+        denominators = terms.sum(axis=-1)
         updated = np.where(denominators > 0, total_wins / np.maximum(denominators, 1e-300), 1.0)
         updated = np.maximum(updated, 1e-300)
         updated /= np.exp(np.mean(np.log(updated), axis=-1, keepdims=True))
-        done = np.max(np.abs(np.log(updated) - np.log(strength))) < tolerance
-        strength = updated
+        updated_logs = np.log(updated)
+        done = np.max(np.abs(updated_logs - logs)) < tolerance
+        strength, logs = updated, updated_logs
         if done:
             break
-    logs = np.log10(strength)
-    return np.asarray(1500.0 + 400.0 * (logs - logs.mean(axis=-1, keepdims=True)), dtype=np.float64)
+    tens = np.log10(strength)
+    return np.asarray(1500.0 + 400.0 * (tens - tens.mean(axis=-1, keepdims=True)), dtype=np.float64)
 
 
 def _win_matrix(
@@ -72,6 +82,28 @@ def _win_matrix(
     wins = np.bincount(first * n + second, weights=weights * score, minlength=n * n)
     wins += np.bincount(second * n + first, weights=weights * (1.0 - score), minlength=n * n)
     return np.asarray(wins.reshape(n, n), dtype=np.float64)
+
+
+def _resampled_win_matrices(
+    n: int, first: npt.NDArray[np.intp], second: npt.NDArray[np.intp], score: FloatArray,
+    rng: np.random.Generator, count: int,
+) -> FloatArray:
+    """The win matrices of ``count`` resamples of the matches, drawn from ``rng``: each draws
+    ``len(score)`` matches with replacement, as :func:`_win_matrix` of its draw counts would give.
+
+    The resamples are drawn in one call (numpy's generator gives the same numbers as one call per
+    resample) and counted together; every sum is exact (of halves and whole numbers), so the order
+    of its terms changes nothing.
+    """
+    m = len(score)
+    rows = np.arange(count, dtype=np.intp)[:, None]
+    drawn = rng.integers(0, m, (count, m))
+    draws = np.bincount((rows * m + drawn).ravel(), minlength=count * m).reshape(count, m).astype(np.float64)
+    cells = rows * (n * n)
+    wins = np.bincount((cells + (first * n + second)).ravel(), weights=(draws * score).ravel(), minlength=count * n * n)
+    wins += np.bincount((cells + (second * n + first)).ravel(), weights=(draws * (1.0 - score)).ravel(),
+                        minlength=count * n * n)
+    return np.asarray(wins.reshape(count, n, n), dtype=np.float64)
 
 
 #: What the rating numbers mean, in one line (reports print it under the ratings).
@@ -108,13 +140,14 @@ def bradley_terry_samples(
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, n))
     chunk = max(1, min(bootstrap, _BATCH_CELLS // (n * n)))  # resamples fitted at once
+    drawn_at_once = max(1, _DRAW_CELLS // m)  # resamples drawn at once (bounds the draws' memory)
     for begin in range(0, bootstrap, chunk):
         batch = np.empty((min(chunk, bootstrap - begin), n, n))
-        for k in range(len(batch)):
-            weights = np.bincount(rng.integers(0, m, m), minlength=m).astype(np.float64)
-            batch[k] = _win_matrix(n, a, b, s, weights) + prior
+        for k in range(0, len(batch), drawn_at_once):
+            part = batch[k : k + drawn_at_once]
+            part[:] = _resampled_win_matrices(n, a, b, s, rng, len(part)) + prior
         # 1e-7 in log-strength is far below a hundredth of an Elo point
         samples[begin : begin + len(batch)] = _fit(batch, tolerance=1e-7, start=point)
-    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+    low, high = percentiles(samples, [2.5, 97.5])
     ratings = [Rating(float(r), float(lo), float(hi)) for r, lo, hi in zip(point, low, high, strict=True)]
     return ratings, samples
