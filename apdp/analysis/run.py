@@ -25,8 +25,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from apdp.analysis.figures import MatchAnalysis, analyse_record
 from apdp.analysis.summary import Analysis, summarise
 from apdp.errors import UserError
+from apdp.tournament.eta_column import EtaColumn
 from apdp.tournament.pool import load_pool
-from apdp.tournament.progress_lines import LINES, EtaColumn, clock_text, eta_seconds
+from apdp.tournament.progress_lines import LINES, clock_text, eta_seconds
 from apdp.tournament.stats import PooledMatch
 from apdp.tournament.store import ResultsStore
 

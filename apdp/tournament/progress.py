@@ -19,8 +19,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from apdp.tournament.eta_column import EtaColumn
 from apdp.tournament.events import Record, TournamentEvents
-from apdp.tournament.progress_lines import EtaColumn
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.standings import Standings
 from apdp.tournament.store import StoredMatch

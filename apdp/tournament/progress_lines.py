@@ -1,5 +1,5 @@
 """How far a run is, for logs and pipes: a plain line every few matches, and the ETA both it and
-the progress bar show.
+the progress bar show (the bar's column: :mod:`apdp.tournament.eta_column`).
 
 The ETA is the run's own average pace: the time since this run started over the matches it played,
 times the matches left. rich's estimate is the pace over the last few completions; matches end in
@@ -15,12 +15,9 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import ProgressColumn, Task
-from rich.text import Text
-
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.terminal import is_terminal
 
 #: Matches this run must have played before an ETA is given.
 SETTLED = 3
@@ -47,16 +44,6 @@ def clock_text(seconds: float | None) -> str:
     return f"{hours:d}:{minutes:02d}:{secs:02d}"
 
 
-class EtaColumn(ProgressColumn):
-    """The progress bar's ETA: :func:`eta_seconds` of the task (its ``resumed`` field holds the
-    matches already stored when the run started, which this run did not play)."""
-
-    def render(self, task: Task) -> Text:
-        played = int(task.completed) - int(task.fields.get("resumed", 0))
-        left = int((task.total or 0) - task.completed)
-        return Text(clock_text(eta_seconds(played, task.elapsed or 0.0, left)), style="progress.remaining")
-
-
 class ProgressLines(TournamentEvents):
     """Observer that prints one plain line every few matches when ``stream`` is not a terminal
     (where the progress bar draws nothing); it does nothing on a terminal."""
@@ -64,7 +51,7 @@ class ProgressLines(TournamentEvents):
     def __init__(self, stream: TextIO | None = None, every: int | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = not Console(file=self.stream).is_terminal
+        self.enabled = not is_terminal(self.stream)
         self.every = every
         self.clock = clock
         self.total = self.done = self.resumed = self.faults = self.errors = 0

@@ -7,6 +7,7 @@ none of them knows the others.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -128,10 +129,13 @@ def _run(
             stack.enter_context(run_log)
             listeners: list[TournamentEvents] = [StoreWriter(store), summary, LogEvents()]
             if progress:
-                from apdp.tournament.progress import ProgressBar
                 from apdp.tournament.progress_lines import ProgressLines
+                from apdp.tournament.terminal import is_terminal
 
-                listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
+                if is_terminal(sys.stderr):  # the bar draws nowhere else: off a terminal rich is not even loaded
+                    from apdp.tournament.progress import ProgressBar
+
+                    listeners.append(ProgressBar(agents=config.agents, stored=store.matches))
                 listeners.append(ProgressLines())  # off a terminal, where the bar draws nothing
             events = Broadcast([*listeners, *observers])
             started = time.perf_counter()

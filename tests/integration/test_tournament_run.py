@@ -232,3 +232,34 @@ def test_bad_arguments_get_one_line(field: Path, args: list[str], message: str) 
     assert run.returncode == 2
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+@pytest.mark.parametrize("force_color", [None, "1"])
+def test_off_a_terminal_rich_is_loaded_only_when_forced(
+    field: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, force_color: str | None
+) -> None:
+    """Run as the README runs it, into a pipe: plain progress lines and the report, and rich (the
+    progress bar's) never loaded; FORCE_COLOR set, rich's convention makes the output a terminal's."""
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    if force_color is None:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("FORCE_COLOR", force_color)
+    loaded = ("import atexit, sys\n"
+              "atexit.register(lambda: print('rich modules:', sum(m.split('.')[0] == 'rich' for m in sys.modules), "
+              "file=sys.stderr))\n"
+              "from apdp.cli import main; main()")
+    run = subprocess.run(
+        [sys.executable, "-c", loaded, "tournament", "--topology", "france", "--agents", "alpha,beta",
+         "--tasks", "3", "--jobs", "1", "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=240, env=os.environ.copy(),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Standings: 1 tournament, 2 matches" in run.stdout
+    lines = run.stderr.splitlines()
+    if force_color is None:
+        assert "tournament: 2/2 matches (100%), 0 faults, " in run.stderr
+        assert lines[-1] == "rich modules: 0"
+    else:
+        assert "tournament: 2/2" not in run.stderr  # the bar's place
+        assert lines[-1] != "rich modules: 0"

@@ -7,8 +7,9 @@ import io
 
 from rich.progress import Progress, TimeRemainingColumn
 
+from apdp.tournament.eta_column import EtaColumn
 from apdp.tournament.events import failed
-from apdp.tournament.progress_lines import EtaColumn, ProgressLines
+from apdp.tournament.progress_lines import ProgressLines
 from apdp.tournament.schedule import MatchSpec
 
 MATCH = MatchSpec("france", 0, 1, ("a", "b"))
