@@ -23,22 +23,14 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from apdp.errors import UserError
 from apdp.text import markdown_table
 from apdp.tournament.choices import FORMATS as FORMATS  # the output formats
-from apdp.tournament.choices import MIN_RESAMPLES, RESAMPLES
-from apdp.tournament.groups import (
-    Group,
-    check_grouping,
-    group_standings,
-    interval_note,
-    label_function,
-    stored_labels,
-)
+from apdp.tournament.choices import MIN_RESAMPLES, RESAMPLES, TABLES
 from apdp.tournament.lineage import Lineage, lineage
 from apdp.tournament.pool import Pool, load_pool
 from apdp.tournament.rating import SCALE
@@ -50,8 +42,12 @@ from apdp.tournament.stats import (
     match_json,
     tournaments_text,
 )
-from apdp.tournament.tidy import TABLES, tidy_table, to_csv
-from apdp.tournament.usage import agent_usage
+
+if TYPE_CHECKING:
+    from apdp.tournament.groups import Group
+
+# apdp.tournament.groups, .usage and .tidy are imported where used: the table of a tournament's own
+# report (every apdp tournament prints one) needs none of them.
 
 #: Keys of each JSON ``agents`` entry, in order.
 AGENT_FIELDS = (
@@ -93,6 +89,8 @@ def build(
     """Load and compute everything a report of ``folders`` shows, the intervals from ``resamples``
     bootstrap resamples (UserError on bad input)."""
     if group_by is not None:
+        from apdp.tournament.groups import check_grouping
+
         check_grouping(group_by)  # a bad grouping fails before any work
     check_resamples(resamples)
     pool: Pool = load_pool(folders, mixed=mixed)
@@ -112,6 +110,8 @@ def build(
         for t, missing in pool.gaps
     ]
     if group_by is not None:
+        from apdp.tournament.groups import stored_labels
+
         context.labels, notes = stored_labels(pool.tournaments, [s.agent for s in stats.standings], group_by)
         context.notes += notes
     networks = sorted({p.match.topology for p in pooled})
@@ -123,6 +123,8 @@ def build(
 
 
 def _groups(stats: Statistics, group_by: str, context: Context | None) -> list[Group]:
+    from apdp.tournament.groups import group_standings, label_function
+
     labels = context.labels if context is not None and context.labels is not None else None
     if labels is None:  # no stored identities at hand: the agent files present now
         label = label_function(group_by)
@@ -176,6 +178,9 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
     of the terminal sees them, after each network's."""
     out: list[Section] = []
     if group_by is not None:
+        from apdp.tournament.groups import interval_note
+        from apdp.tournament.usage import agent_usage
+
         groups = _groups(stats, group_by, context)
         out.append((
             f"Groups by {group_by}: agents are the samples behind each figure (agent matches: a match counts "
@@ -292,6 +297,9 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
     finish, in no figure), ``networks`` with each network's ``agents``)."""
     extra: dict[str, Any] = {}
     if group_by is not None:
+        from apdp.tournament.groups import interval_note
+        from apdp.tournament.usage import agent_usage
+
         extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)],
                  "group_interval": interval_note(stats.resamples)}
         extra["usage"] = [asdict(u) for u in agent_usage(stats.standings)]
@@ -329,6 +337,8 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
         raise UserError(f"--table chooses the one table of --format csv ({', '.join(TABLES)}); "
                         f"--format {fmt} shows them all")
     if fmt == "csv":
+        from apdp.tournament.tidy import tidy_table, to_csv
+
         groups = _groups(stats, group_by, context) if group_by is not None else None
         networks = context.networks if context is not None and context.networks else None
         if networks is None and pooled:
@@ -461,6 +471,8 @@ def check_options(fmt: str, group_by: str | None = None, table: str | None = Non
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     if group_by is not None:
+        from apdp.tournament.groups import check_grouping
+
         check_grouping(group_by)
     if table is not None and table not in TABLES:
         raise UserError(f"unknown table {table!r}; choose one of: {', '.join(TABLES)}")
