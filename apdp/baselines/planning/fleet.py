@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from apdp.baselines.planning.insertion import insert_task
-from apdp.baselines.planning.lns import SearchLog, improve
+from apdp.baselines.planning.lns import MARGINAL_COST_SETTINGS, SearchLog, improve
 from apdp.baselines.planning.problem import Problem
 from apdp.baselines.planning.solution import Solution
 from apdp.game.company import Vehicle
@@ -63,7 +63,8 @@ class Fleet:
         trial = self.solution.copy()
         insert_task(trial, slot)
         trial = improve(
-            trial, self.rng, deadline=deadline, max_iterations=max_iterations, explore_fleet=False, log=log
+            trial, self.rng, deadline=deadline, max_iterations=max_iterations, explore_fleet=False, log=log,
+            settings=MARGINAL_COST_SETTINGS,
         )
         without = trial.without([slot])
         if without.cost < self.solution.cost - 1e-9:

@@ -9,10 +9,16 @@ they fit for free, the order in which a route visits cities changes only when wh
 (or move) at once. A candidate is
 accepted when it is cheaper, or with probability ``exp(-increase / T)``; the temperature ``T``
 falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
-initial cost per task) over the run. After ``restart_after`` iterations without a new best
-solution the search goes back to the best one (annealing wanders far from it on long runs). The
-best solution of a run is polished by local search at its end (``descent.descend``: relocating
-tasks, merging two visits of one city), unless the clock ended the run.
+initial cost per task) over each of ``cycles`` equal parts of the run, each part starting from the
+best solution so far. After ``restart_after`` iterations without a new best solution the search
+goes back to the best one (0: never). The best solution of a run is polished by local search at
+its end (``descent.descend``: relocating tasks, merging two visits of one city), unless the clock
+ended the run.
+
+When capacity binds, valid plans lie far apart; so in a share of the iterations
+(``overload_chance``) the removed tasks go back where they may overload a vehicle, and a plan's
+cost in the search is its cost plus a price times its excess load (``overload``). The price adapts
+so that about ``valid_share`` of the plans tried are valid; only valid plans become the best.
 
 Runs are reproducible: with ``max_iterations`` the schedule follows the iteration count and every
 choice comes from the given ``random.Random``, so the result depends on the seed only; the
@@ -28,6 +34,7 @@ import random
 import time
 from dataclasses import dataclass
 
+import apdp.baselines.planning.overload as overload
 from apdp.baselines.planning.descent import descend
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
 from apdp.baselines.planning.solution import Solution
@@ -43,12 +50,12 @@ class LnsSettings:
     max_remove: int = 15
     #: at most this share of the tasks is removed at once
     remove_share: float = 0.5
-    #: initial and final temperature, as fractions of the initial cost per task (hot: on the
-    #: France instances of bench/planner.py cooler runs settle in worse city orders; 4.0 rather
-    #: than 2.0 gave 2.66% against 3.47% at 40 tasks, 1.46% against 1.38% at 30, at the '1 s'
-    #: budget over 6 seeds of the first 10 instances of each size)
-    start_temperature: float = 4.0
-    end_temperature: float = 0.01
+    #: initial and final temperature, as fractions of the initial cost per task
+    start_temperature: float = 2.0
+    end_temperature: float = 0.03
+    #: cooling runs per search, each from the best solution so far: a run spends its last part
+    #: frozen at the best it found, a new run starts hot again
+    cycles: int = 3
     #: chance that an iteration moves whole routes instead of tasks
     route_move_chance: float = 0.05
     #: chances of related, route-stretch and whole-visit removal (the rest is random removal)
@@ -60,9 +67,28 @@ class LnsSettings:
     #: share of the budget spent comparing fleet uses (see ``improve``)
     fleet_share: float = 0.6
     #: go back to the best solution after this many iterations without a new best (0: never)
-    restart_after: int = 300
+    restart_after: int = 0
     #: polish each new best solution by local search (``descent.descend``), not only the last
     polish_every_best: bool = True
+    #: first price of a unit of excess load (see ``overload``), as a fraction of the initial cost
+    #: per task over the largest capacity; 0: tasks only go where they fit
+    overload_price: float = 3.0
+    #: chance that an iteration's tasks go back with overloading allowed, at the current price
+    #: (its insertion costs about 1.5 times the other's)
+    overload_chance: float = 0.5
+    #: every this many iterations that could overload, the price goes up ``price_step`` times when
+    #: fewer than ``valid_share`` of their plans were valid, down otherwise
+    price_every: int = 100
+    valid_share: float = 0.5
+    price_step: float = 1.3
+
+
+#: The search of a marginal cost (``Fleet.marginal_cost``, a few hundred iterations in a bid): one
+#: cooling run and no overloading, as before these were added; their settings were tuned on whole
+#: plans of 30 and 40 tasks (bench/planner.py), not on the bids of a match.
+MARGINAL_COST_SETTINGS = LnsSettings(
+    start_temperature=4.0, end_temperature=0.01, cycles=1, restart_after=300, overload_price=0.0
+)
 
 
 DEFAULT_SETTINGS = LnsSettings()
@@ -158,7 +184,13 @@ def anneal(
     span = deadline.at - start
     most = max(settings.min_remove, min(settings.max_remove, int(n * settings.remove_share)))
     least = min(settings.min_remove, most)
-    vehicles = current.problem.vehicle_count if allowed is None else len(allowed)
+    problem = current.problem
+    vehicles = problem.vehicle_count if allowed is None else len(allowed)
+    price = settings.overload_price * per_task / problem.max_capacity  # money per unit of excess
+    relaxed = price > 0.0
+    excess = 0.0  # of the current solution
+    valid_tried = tried = 0
+    cycles_done = 0.0
     iteration = 0
     last_best = 0
     on_clock = False
@@ -173,6 +205,11 @@ def anneal(
             on_clock = True
             break
         iteration += 1
+        if settings.cycles > 1:
+            cycle, progress = divmod(progress * settings.cycles, 1.0)
+            if cycle > cycles_done:
+                cycles_done = cycle
+                current, current_cost, excess = best.copy(), best_cost, 0.0
         temperature = t_start * t_ratio**progress
         draw = rng.random()
         if vehicles > 1 and allowed is None and draw < settings.route_move_chance:
@@ -188,21 +225,39 @@ def anneal(
             removed = choose_removal(candidate, slots, rng.randint(least, most), rng, settings)
             ruin(candidate, removed)
             rng.shuffle(removed)
-            for slot in removed:
-                apply_insertion(candidate, slot, cheapest_insertion(candidate, slot, allowed))
+            if relaxed and rng.random() < settings.overload_chance:
+                for slot in removed:
+                    where = overload.cheapest_insertion(candidate, slot, price, allowed)
+                    overload.insert(candidate, slot, where)
+            else:
+                for slot in removed:
+                    apply_insertion(candidate, slot, cheapest_insertion(candidate, slot, allowed))
         cost = candidate.cost
-        delta = cost - current_cost
+        candidate_excess = 0.0
+        if relaxed:
+            candidate_excess = overload.solution_excess(candidate)
+            tried += 1
+            valid_tried += candidate_excess == 0.0
+        delta = cost + price * candidate_excess - current_cost
         if delta < 0 or (temperature > 0 and rng.random() < math.exp(-delta / temperature)):
-            current, current_cost = candidate, cost
-            if cost < best_cost - 1e-9:
+            current, excess = candidate, candidate_excess
+            current_cost = cost + price * excess
+            if excess == 0.0 and cost < best_cost - 1e-9:
                 if settings.polish_every_best:
                     descend(candidate)
                     current_cost = cost = candidate.cost
                 best, best_cost = candidate.copy(), cost
                 last_best = iteration
         if settings.restart_after and iteration - last_best >= settings.restart_after:
-            current, current_cost = best.copy(), best_cost
+            current, current_cost, excess = best.copy(), best_cost, 0.0
             last_best = iteration
+        if relaxed and tried >= settings.price_every:
+            if valid_tried < settings.valid_share * tried:
+                price *= settings.price_step
+            else:
+                price /= settings.price_step
+            tried = valid_tried = 0
+            current_cost = current.cost + price * excess
     if log is not None:
         log.iterations += iteration
         log.clock_stops += on_clock
