@@ -78,8 +78,8 @@ class LnsSettings:
     #: chance that an iteration's tasks go back with overloading allowed, at the current price
     #: (its insertion costs about 1.5 times the other's)
     overload_chance: float = 0.5
-    #: every this many iterations that could overload, the price goes up ``price_step`` times when
-    #: fewer than ``valid_share`` of their plans were valid, down otherwise
+    #: every this many plans tried, the price goes up ``price_step`` times when fewer than
+    #: ``valid_share`` of them were valid, down otherwise
     price_every: int = 100
     valid_share: float = 0.5
     price_step: float = 1.3
@@ -229,8 +229,7 @@ def anneal(
             rng.shuffle(removed)
             if relaxed and rng.random() < settings.overload_chance:
                 for slot in removed:
-                    where = overload.cheapest_insertion(candidate, slot, price, allowed)
-                    overload.insert(candidate, slot, where)
+                    apply_insertion(candidate, slot, overload.cheapest_insertion(candidate, slot, price, allowed))
             else:
                 for slot in removed:
                     apply_insertion(candidate, slot, cheapest_insertion(candidate, slot, allowed))

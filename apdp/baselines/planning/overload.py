@@ -150,28 +150,22 @@ def insertion_km(problem: Problem, vehicle: int, route: Sequence[int], slot: int
     return km
 
 
-def insert(solution: Solution, slot: int, where: Insertion) -> None:
-    """Insert task ``slot`` at ``where`` in place, its route's cost updated by the km it adds."""
-    v = where.vehicle
-    route = solution.routes[v]
-    km = insertion_km(solution.problem, v, route, slot, where.pickup_at, where.deliver_at)
-    route.insert(where.deliver_at, 2 * slot + 1)
-    route.insert(where.pickup_at, 2 * slot)
-    solution.costs[v] += km * solution.problem.costs_per_km[v]
-
-
 def cheapest_insertion(
     solution: Solution, slot: int, price: float, vehicles: Sequence[int] | None = None
 ) -> Insertion:
     """The cheapest place for task ``slot``, overloading allowed at ``price`` (money per unit of
-    excess); the Insertion's cost is the extra money of the move, excess priced in."""
+    excess). Places are ranked with their excess priced in; the Insertion's cost is the money the
+    route's distance adds (what ``insertion.apply_insertion`` adds to the route's cost)."""
     problem = solution.problem
-    best = NO_INSERTION
     routes = solution.routes
+    best_v = best_i = best_j = -1
+    best = INFINITY
     for v in range(len(routes)) if vehicles is None else vehicles:
         per_km = problem.costs_per_km[v]
-        km, i, j = best_route_insertion(problem, v, routes[v], slot, price / per_km)
-        cost = km * per_km
-        if cost < best.cost:
-            best = Insertion(cost, v, i, j)
-    return best
+        priced, i, j = best_route_insertion(problem, v, routes[v], slot, price / per_km)
+        if priced * per_km < best:
+            best, best_v, best_i, best_j = priced * per_km, v, i, j
+    if best_v < 0:
+        return NO_INSERTION
+    km = insertion_km(problem, best_v, routes[best_v], slot, best_i, best_j)
+    return Insertion(km * problem.costs_per_km[best_v], best_v, best_i, best_j)
