@@ -7,7 +7,8 @@ import random
 import pytest
 
 from apdp.baselines.planning import Problem, Solution, construct
-from apdp.baselines.planning.lns import LnsSettings, city_visits, improve, visit_move
+from apdp.baselines.planning.lns import LnsSettings, improve, visit_move
+from apdp.baselines.planning.removal import city_visits
 from apdp.game.company import Vehicle
 from apdp.game.plan import check_plans
 from apdp.game.task import Task

@@ -10,7 +10,8 @@ import pytest
 import apdp.baselines.planning.overload as overload
 from apdp.baselines.planning import Problem, Solution, construct
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion
-from apdp.baselines.planning.lns import recreate, ruin
+from apdp.baselines.planning.lns import recreate
+from apdp.baselines.planning.removal import ruin
 from apdp.game.company import Vehicle
 from apdp.game.task import Task
 from apdp.game.topology import Topology

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import apdp.baselines.planning.overload as overload
 from apdp.baselines.planning.descent import descend
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
+from apdp.baselines.planning.removal import city_visits, related_tasks, route_stretch, ruin
 from apdp.baselines.planning.solution import Solution
 from apdp.game.deadline import Deadline
 
@@ -305,77 +306,6 @@ def choose_removal(
     if draw < settings.related_chance + settings.stretch_chance + settings.visit_chance:
         return city_visits(solution, count, rng) or rng.sample(slots, count)
     return rng.sample(slots, count)
-
-
-def related_tasks(solution: Solution, slots: list[int], count: int, rng: random.Random) -> list[int]:
-    """A random task and the ``count - 1`` tasks whose pickups and deliveries are nearest to it."""
-    problem = solution.problem
-    city = problem.stop_city
-    dist = problem.dist
-    seed = rng.choice(slots)
-    row_p = dist[city[2 * seed]]
-    row_d = dist[city[2 * seed + 1]]
-    scored = sorted(
-        slots,
-        key=lambda s: (row_p[city[2 * s]] + row_d[city[2 * s + 1]]) * (1.0 + 0.3 * rng.random()),
-    )
-    return scored[:count]
-
-
-def route_stretch(solution: Solution, count: int, rng: random.Random) -> list[int]:
-    """Tasks with a stop among about ``count`` consecutive stops of one route."""
-    routes = [r for r in solution.routes if r]
-    if not routes:
-        return []
-    route = rng.choice(routes)
-    length = min(len(route), count)
-    first = rng.randint(0, len(route) - length)
-    found: list[int] = []
-    for code in route[first : first + length]:
-        if code >> 1 not in found:
-            found.append(code >> 1)
-    return found
-
-
-def city_visits(solution: Solution, count: int, rng: random.Random) -> list[int]:
-    """Tasks with a stop in whole visits to cities: from a random stop's visit (its run of
-    consecutive stops in one city) onwards along the route, visit by visit, until ``count`` tasks.
-
-    Taking out every stop of a visit lets the vehicle skip the city, and lets the reinsertion
-    gather the tasks into another visit to it; a stretch that cuts a visit in two rarely can.
-    """
-    routes = [r for r in solution.routes if r]
-    if not routes:
-        return []
-    city = solution.problem.stop_city
-    route = rng.choice(routes)
-    k = rng.randrange(len(route))
-    here = city[route[k]]
-    while k > 0 and city[route[k - 1]] == here:
-        k -= 1
-    found: list[int] = []
-    seen: set[int] = set()
-    while k < len(route):
-        here = city[route[k]]
-        while k < len(route) and city[route[k]] == here:
-            slot = route[k] >> 1
-            if slot not in seen:
-                seen.add(slot)
-                found.append(slot)
-            k += 1
-        if len(found) >= count:
-            break
-    return found
-
-
-def ruin(solution: Solution, removed: list[int]) -> None:
-    """Remove the tasks in ``removed`` from their routes, in place, updating costs."""
-    gone = set(removed)
-    for v, route in enumerate(solution.routes):
-        kept = [c for c in route if (c >> 1) not in gone]
-        if len(kept) != len(route):
-            solution.routes[v] = kept
-            solution.refresh(v)
 
 
 def visit_move(solution: Solution, rng: random.Random, tries: int = 4) -> Solution | None:
