@@ -45,10 +45,11 @@ from apdp.game.task import Task
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "pdp-instances.json"
 #: LNS iterations that take at most one second of CPU for a plan of CALIBRATION_TASKS tasks on
 #: the 2-core machine of the figures (a plan of n tasks gets this x CALIBRATION_TASKS / n). Measured
-#: with the "1 s" budget on the 20 instances of 30 and of 40 tasks, 10 seeds, two runs side by side
-#: on the quiet machine: 0.87 s of CPU on average at 30 tasks, 0.81 s at 40. Iterations that may
-#: overload a vehicle cost more than the others, so this is below the 18,000 of searches without.
-ITERATIONS_PER_CPU_SECOND = 15_300
+#: with the "1 s" budget on the 20 instances of 30 and of 40 tasks, 3 seeds, one run at a time on
+#: the quiet machine: at 17,700, 0.90 s of CPU on average and 1.03 s at most at 30 tasks, 0.81 s
+#: and 0.90 s at 40; so a little less. (A search that gives up on candidates it could not accept
+#: does about 13% less work per iteration than one that finishes them: this was 15,300 before.)
+ITERATIONS_PER_CPU_SECOND = 17_000
 CALIBRATION_TASKS = 25
 DEFAULT_SECONDS = [0.25, 0.5, 1.0, 2.0, 5.0]
 
