@@ -88,3 +88,12 @@ def test_putting_a_task_back_never_lowers_the_excess(seed: int) -> None:
         before = overload.solution_excess(solution)
         apply_insertion(solution, slot, overload.cheapest_insertion(solution, slot, 10.0))
         assert overload.solution_excess(solution) >= before - 1e-9
+
+
+def test_a_task_no_allowed_vehicle_can_take_ends_the_recreation() -> None:
+    problem = Problem(TOPOLOGY, VEHICLES, [Task(0, "Paris", "Lyon", 25), Task(1, "Lyon", "Marseille", 3)])
+    solution = Solution.empty(problem)
+    # vehicle 0 carries 20: the task of 25 fits only vehicle 1, which is not allowed
+    assert not recreate(solution, [1, 0], 0.0, [0], float("inf"))
+    assert solution.routes == [[2, 3], []]
+    assert recreate(Solution.empty(problem), [1, 0], 0.0, None, float("inf"))

@@ -280,13 +280,16 @@ def recreate(
 ) -> bool:
     """Put the ``removed`` tasks back, in order, each at its cheapest place (overloading allowed
     at ``price`` when above 0), in place. Each task only adds to the cost, so this gives up, False
-    with the candidate half built, as soon as the cost reaches ``limit``."""
+    with the candidate half built, as soon as the cost reaches ``limit`` (or a task fits none of
+    the ``allowed`` vehicles)."""
     cost = candidate.cost
     for slot in removed:
         if price > 0.0:
             where = overload.cheapest_insertion(candidate, slot, price, allowed)
         else:
             where = cheapest_insertion(candidate, slot, allowed)
+        if not where.feasible:
+            return False  # no allowed vehicle can take it
         apply_insertion(candidate, slot, where)
         cost += where.cost
         if cost >= limit:
