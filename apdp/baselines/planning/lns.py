@@ -1,22 +1,22 @@
 """Anytime improvement of a solution: large-neighbourhood search with simulated annealing.
 
 Each iteration either ruins and recreates (remove a few tasks, chosen at random, by relatedness, as
-a stretch of one route or as whole city visits, then reinsert each at its cheapest place in a random
-order), moves one city visit of a route with all its stops (``visit_move``), or moves a whole route
-(swap two vehicles' routes, or append one vehicle's route to another's). A *city visit* is a run of
-consecutive stops of a route in one city: as tasks go back in one at a time into the visits where
-they fit for free, the order in which a route visits cities changes only when whole visits go out
-(or move) at once. A candidate is
-accepted when it is cheaper, or with probability ``exp(-increase / T)``: the most it may cost is
-drawn before it is built, so a ruin and recreate gives up on it as soon as the tasks put back
-have passed that (each only adds to the cost; this saves about 13% of the work, see
-``recreate``). The temperature ``T``
-falls geometrically from ``start_temperature`` to ``end_temperature`` (both as fractions of the
-initial cost per task) over each of ``cycles`` equal parts of the run, each part starting from the
-best solution so far. After ``restart_after`` iterations without a new best solution the search
-goes back to the best one (0: never). The best solution of a run is polished by local search at
-its end (``descent.descend``: relocating tasks, merging two visits of one city), unless the clock
-ended the run.
+a stretch of one route or as whole city visits (see ``removal``), then reinsert each at its cheapest
+place in a random order), moves one city visit of a route with all its stops (``visit_move``), or
+moves a whole route (swap two vehicles' routes, or append one vehicle's route to another's). A *city
+visit* is a run of consecutive stops of a route in one city: as tasks go back in one at a time into
+the visits where they fit for free, the order in which a route visits cities changes only when
+whole visits go out (or move) at once.
+
+A candidate is accepted when it is cheaper, or with probability ``exp(-increase / T)``. The most it
+may cost is drawn before it is built, so a ruin and recreate gives up on it as soon as the tasks
+put back have passed that: each only adds to the cost (see ``recreate``; this saves about 13% of
+the work). The temperature ``T`` falls geometrically from ``start_temperature`` to
+``end_temperature`` (both as fractions of the initial cost per task) over each of ``cycles`` equal
+parts of the run, each part starting from the best solution so far. After ``restart_after``
+iterations without a new best solution the search goes back to the best one (0: never). The best
+solution of a run is polished by local search at its end (``descent.descend``: relocating tasks,
+merging two visits of one city), unless the clock ended the run.
 
 When capacity binds, valid plans lie far apart; so in a share of the iterations
 (``overload_chance``) the removed tasks go back where they may overload a vehicle, and a plan's
