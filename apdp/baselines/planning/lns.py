@@ -221,6 +221,7 @@ def anneal(
         limit = current_cost - temperature * math.log(1.0 - rng.random())
         draw = rng.random()
         overloading = False
+        built = True  # False: the candidate was given up half built
         if vehicles > 1 and allowed is None and draw < settings.route_move_chance:
             candidate = route_move(current, rng)
         elif draw > 1.0 - settings.visit_move_chance:
@@ -233,23 +234,18 @@ def anneal(
             overloading = relaxed and rng.random() < settings.overload_chance
             # what the candidate's excess costs already (tasks going back only add to it)
             floor = price * overload.solution_excess(candidate) if excess > 0.0 else 0.0
-            if not recreate(candidate, removed, price if overloading else 0.0, allowed, limit - floor):
-                if relaxed:  # counted for the price by the excess it has so far
-                    tried += 1
-                    valid_tried += floor == 0.0 and not (
-                        overloading and overload.solution_excess(candidate) > 0.0
-                    )
-                candidate = None
+            built = recreate(candidate, removed, price if overloading else 0.0, allowed, limit - floor)
         if candidate is not None:
-            cost = candidate.cost
             candidate_excess = 0.0
             if relaxed:
-                # tasks put back where they fit add no excess to a plan that had none
+                # tasks put back where they fit add no excess to a plan that had none; a candidate
+                # given up counts for the price by the excess it has so far
                 if overloading or excess > 0.0:
                     candidate_excess = overload.solution_excess(candidate)
                 tried += 1
                 valid_tried += candidate_excess == 0.0
-            if cost + price * candidate_excess < limit:
+            cost = candidate.cost
+            if built and cost + price * candidate_excess < limit:
                 current, excess = candidate, candidate_excess
                 current_cost = cost + price * excess
                 if excess == 0.0 and cost < best_cost - 1e-9:
