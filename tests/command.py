@@ -1,4 +1,5 @@
-"""The ``apdp`` command as a user runs it: in a process of its own, with its exit code and output."""
+"""The ``apdp`` command as a user runs it: in a process of its own (its installed entry point), with its
+exit code and output."""
 
 from __future__ import annotations
 
@@ -9,6 +10,6 @@ from pathlib import Path
 
 def apdp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", *args],
+        [sys.executable, "-c", "from apdp.cli import console; console()", *args],
         capture_output=True, text=True, timeout=300, cwd=cwd,
     )

@@ -66,7 +66,7 @@ def test_two_files_with_one_name_are_refused(user_agents: Path, tmp_path: Path,
 def test_the_cli_refuses_a_shadowing_agent_in_one_line(user_agents: Path) -> None:
     (user_agents / "naive.py").write_text(TEMPLATE.replace("class Template", "class Naive"))
     run = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "match", "--agents", "naive",
+        [sys.executable, "-c", "from apdp.cli import console; console()", "match", "--agents", "naive",
          "template", "--tasks", "2"],
         capture_output=True, text=True, timeout=120, cwd=user_agents.parent,
     )

@@ -97,8 +97,8 @@ def test_stdout_and_stderr_are_both_kept_and_each_cut_once(tmp_path: Path) -> No
 def test_apdp_match_says_where_output_went_and_shows_it_when_asked(tmp_path: Path) -> None:
     agent = tmp_path / "loud.py"
     agent.write_text(LOUD)
-    base = [sys.executable, "-c", "from apdp.cli import main; main()", "match", "--agents", str(agent), "template",
-            "--topology", "ch", "--tasks", "2", "--seed", "1", "--quiet"]
+    base = [sys.executable, "-c", "from apdp.cli import console; console()", "match", "--agents", str(agent),
+            "template", "--topology", "ch", "--tasks", "2", "--seed", "1", "--quiet"]
     plain = subprocess.run(base, capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stderr
     assert "output: loud (" in plain.stdout and "--show-output prints it" in plain.stdout

@@ -90,7 +90,7 @@ def test_code_too_deep_for_the_parser_is_a_check_result(tmp_path: Path) -> None:
     assert not report.ok
     assert [p.category for p in report.problems] == ["import"]
     assert "nested too deeply" in report.problems[0].message
-    command = [sys.executable, "-c", "from apdp.cli import main; main()", "codegen", "check", str(agent),
+    command = [sys.executable, "-c", "from apdp.cli import console; console()", "codegen", "check", str(agent),
                "--tasks", "2", "--topology", "france"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert "Traceback" not in done.stdout + done.stderr and "nested too deeply" in done.stdout

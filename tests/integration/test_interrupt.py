@@ -19,7 +19,7 @@ from apdp.tournament.events import TournamentEvents
 from apdp.tournament.executor import run_matches
 from apdp.tournament.schedule import MatchSpec, double_round_robin
 
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 ARGS = ["tournament", "--topology", "france", "--agents", "naive,template,risk-seeking-lns", "--tasks", "20",
         "--seed", "1", "--jobs", "2"]
 

@@ -27,7 +27,7 @@ FRANCE = "config/auction_france.xml"
 
 def apdp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", *args],
+        [sys.executable, "-c", "from apdp.cli import console; console()", *args],
         capture_output=True, text=True, timeout=300, cwd=cwd,
     )
 

@@ -126,7 +126,7 @@ def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
 
     missing = tmp_path / "nope.json"
     done = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "plan", str(missing)],
+        [sys.executable, "-c", "from apdp.cli import console; console()", "plan", str(missing)],
         capture_output=True,
         text=True,
         check=False,

@@ -33,7 +33,7 @@ from tests.matches import assert_one_core_per_match, folder_agent
 from tests.paths import PROGRAMS, ROOT, ZOO
 
 KEY = bytes(range(32))
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 
 #: Its first setup anywhere (a file made with O_EXCL) tells the test its pid and waits to be killed.
 VICTIM = '''

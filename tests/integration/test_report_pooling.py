@@ -201,7 +201,7 @@ def test_a_section_per_network_and_the_rating_scale(tmp_path: Path) -> None:
 def test_cli_refuses_in_one_line_and_mixed_pools(tmp_path: Path) -> None:
     a = store(tmp_path / "a", config())
     b = store(tmp_path / "b", config(scenario={"tasks": 20}), secret=b"z" * 32, skip=1)
-    command = [sys.executable, "-c", "from apdp.cli import main; main()", "report", str(a), str(b)]
+    command = [sys.executable, "-c", "from apdp.cli import console; console()", "report", str(a), str(b)]
     refused = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "tasks per match: 10" in refused.stderr

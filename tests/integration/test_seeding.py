@@ -38,7 +38,7 @@ class Spy(Agent):
         return [plan_from_stops(self.topology, vehicles[0], stops)] + [[] for _ in vehicles[1:]]
 '''
 
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 
 
 def apdp(*args: str) -> subprocess.CompletedProcess[str]:

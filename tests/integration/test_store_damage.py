@@ -23,7 +23,7 @@ import pytest
 
 from apdp.tournament.store import STORE_FILE, ResultsStore
 
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 TOURNAMENT = ["tournament", "--topology", "ch", "--agents", "naive,template", "--tasks", "3", "--seed", "5",
               "--quiet", "--jobs", "1"]
 

@@ -179,7 +179,7 @@ def test_ctrl_c_keeps_every_answer_and_the_rerun_asks_only_the_rest(tmp_path: Pa
     path = tmp_path / "pilot.toml"
     path.write_text(text, encoding="utf-8")
     out = tmp_path / "study"
-    command = [sys.executable, "-c", "from apdp.cli import main; main()", "study", "run", str(path), "--out",
+    command = [sys.executable, "-c", "from apdp.cli import console; console()", "study", "run", str(path), "--out",
                str(out), "--jobs", "1", "--quiet"]
     RELEASE.clear()  # m-wait's calls stay in flight until the run is interrupted: it cannot end first
     try:

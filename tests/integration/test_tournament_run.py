@@ -63,7 +63,7 @@ class Gated(Template):
 '''
 
 #: The ``apdp`` command, run by the interpreter running the tests.
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 
 TIMEOUTS = ["--setup-timeout", "5", "--bid-timeout", "2", "--plan-timeout", "5"]
 
@@ -248,7 +248,7 @@ def test_off_a_terminal_rich_is_loaded_only_when_forced(
     loaded = ("import atexit, sys\n"
               "atexit.register(lambda: print('rich modules:', sum(m.split('.')[0] == 'rich' for m in sys.modules), "
               "file=sys.stderr))\n"
-              "from apdp.cli import main; main()")
+              "from apdp.cli import console; console()")
     run = subprocess.run(
         [sys.executable, "-c", loaded, "tournament", "--topology", "france", "--agents", "alpha,beta",
          "--tasks", "3", "--jobs", "1", "--out", str(tmp_path / "out")],

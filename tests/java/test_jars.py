@@ -51,7 +51,7 @@ def test_logist_add_refuses_a_zip_bomb_in_one_line_without_inflating_it(java_cac
     assert peak < 16 * 2**20, peak  # not inflated: the member's declared size is refused
     assert not (tmp_path / "agents" / "agent").exists()
     run = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(bomb), "Agent",
+        [sys.executable, "-c", "from apdp.cli import console; console()", "logist", "add", str(bomb), "Agent",
          "--agents-dir", str(tmp_path / "agents")], capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and "64 MiB" in run.stderr, run.stderr

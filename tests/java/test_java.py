@@ -134,7 +134,7 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
 
     src = PROJECT / "src"
     run = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "logist", "add", str(JAVA / "broken"),
+        [sys.executable, "-c", "from apdp.cli import console; console()", "logist", "add", str(JAVA / "broken"),
          "demo.Broken", "--agents-dir", str(tmp_path)], capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr

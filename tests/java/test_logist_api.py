@@ -174,7 +174,7 @@ def test_logist_add_on_a_source_tree_with_every_exercise_installs_the_auction_ag
     java_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def apdp(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", "from apdp.cli import main; main()", *args],
+        return subprocess.run([sys.executable, "-c", "from apdp.cli import console; console()", *args],
                               capture_output=True, text=True, timeout=600, check=False)
 
     agents = tmp_path / "agents"

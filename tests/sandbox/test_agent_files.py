@@ -23,7 +23,7 @@ from apdp.tournament.ray_payload import pack_agent
 from tests.matches import fast_scenario
 from tests.paths import TEMPLATE
 
-APDP = [sys.executable, "-c", "from apdp.cli import main; main()"]
+APDP = [sys.executable, "-c", "from apdp.cli import console; console()"]
 
 #: Imports ``statistics`` (meant: the standard library's) and bids its mean.
 VICTIM = '''

@@ -526,7 +526,7 @@ def network_problems(world: World, first: bool) -> list[str]:
 
 
 def apdp_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from apdp.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from apdp.cli import console; console()", *args],
                           capture_output=True, text=True, timeout=timeout, env=os.environ.copy())
 
 

@@ -163,7 +163,7 @@ def test_apdp_match_prints_no_terminal_escape_of_an_agent(tmp_path: Path) -> Non
     scenario = tmp_path / "s.toml"
     scenario.write_text('tasks = 3\n[agents.forger]\nkind = "escapes"\nphase = "bid"\n')
     done = subprocess.run(
-        [sys.executable, "-c", "from apdp.cli import main; main()", "match", "--agents", FORGER, "honest",
+        [sys.executable, "-c", "from apdp.cli import console; console()", "match", "--agents", FORGER, "honest",
          "--scenario", str(scenario), "--seed", "2", "--show-output"],
         capture_output=True, text=True, timeout=120, env=os.environ.copy(),
     )
