@@ -258,6 +258,11 @@ def _source_only_under(folder: str) -> None:
         del sys.path_importer_cache[cached]
 
 
+def agent_module_name(path: Path) -> str:
+    """The name of the module an agent's file (or folder) is loaded as (in ``sys.modules``)."""
+    return f"apdp_agent_{normalise_name(path.name if path.is_dir() else path.stem)}"
+
+
 def load_agent_class(path: Path) -> type[Agent]:
     """Import an agent (a file, or a folder with ``agent.py``) and return its agent class;
     AgentLoadError says what is wrong.
@@ -267,7 +272,7 @@ def load_agent_class(path: Path) -> type[Agent]:
     from apdp.game.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
 
     folder = path if path.is_dir() else None
-    module_name = f"apdp_agent_{normalise_name(path.stem if folder is None else path.name)}"
+    module_name = agent_module_name(path)
     if folder is not None:
         path = folder / AGENT_MODULE
         _source_only_under(str(folder))

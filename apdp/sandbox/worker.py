@@ -184,7 +184,7 @@ def _setup(req: SetupCall, started: ProgramAgent | None = None) -> Agent:
     return agent
 
 
-class _Session:
+class Session:
     """The agent process's state between requests: its agent, once set up."""
 
     def __init__(self, limits: Limits, off: list[str], broken: str) -> None:
@@ -261,7 +261,11 @@ def worker_main(conn: Connection, limits: Limits) -> None:
             off = confine(conn.fileno(), limits.confinement)
         except OSError as exc:
             broken = f"the sandbox could not confine the agent's process: {exc}"
-    session = _Session(limits, off, broken)
+    serve(conn, Session(limits, off, broken))
+
+
+def serve(conn: Connection, session: Session) -> None:
+    """Answer the requests on ``conn`` until it is closed."""
     while True:
         try:
             request: Call | SandboxCall | TwoCalls = conn.recv()

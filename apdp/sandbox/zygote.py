@@ -14,6 +14,10 @@ A tournament's zygote also serves a socket for zygote requests (see :func:`serve
 worker processes gets a zygote of its own forked from it, already loaded, rather than starting an
 interpreter; such a zygote serves its worker alone, as above, and ends when its worker goes away.
 
+Before its first fork the zygote warms up (:mod:`apdp.sandbox.warm_up`): it plays the agent's side
+of a few short matches, so that agent processes start with that code ready instead of each preparing
+it (and copying the pages it writes) anew.
+
 The zygote is a child subreaper: a process that an agent started and orphaned (a double-forked
 daemon, the children of a killed agent) becomes the zygote's child, and the zygote kills it at
 once. So no process an agent started outlives its agent process, however it detached itself.
@@ -137,8 +141,11 @@ def serve(control_fd: int, requests_fd: int | None = None) -> None:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     from apdp.sandbox.confine import prepare
+    from apdp.sandbox.warm_up import warm_up
 
     prepare()
+    with contextlib.suppress(Exception):  # a cold start is slower, never wrong
+        warm_up()
     # Keep the preloaded objects out of the collector's sight, so that a child's first garbage
     # collection does not touch (and copy) every page it shares with the zygote.
     gc.freeze()
