@@ -175,19 +175,18 @@ class AgentProcess:
         microseconds, and the kernel counts CPU time in 10 ms ticks.
 
         A confined agent runs only during its requests: its process group is continued (SIGCONT)
-        before the request is sent and stopped (SIGSTOP) once the replies are read, so that
-        nothing it left running takes its opponent's time (its match's core) or another match's.
-        The group holds every process the agent started: a confined process cannot leave it."""
+        once the request is in its socket (or as much of it as the socket takes) and stopped
+        (SIGSTOP) once the replies are read, so that nothing it left running takes its opponent's
+        time (its match's core) or another match's. The group holds every process the agent
+        started: a confined process cannot leave it. (Continued before the request is there, the
+        agent would wake twice: to leave its stop, then for the request.)"""
         return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short)
 
     def send(self, payload: bytes, timeout: float) -> Sent:
-        """The first half of :meth:`request`: continue the process and send the request, taken
-        within ``timeout``. The process runs until :meth:`receive` has read the replies."""
+        """The first half of :meth:`request`: send the request, taken within ``timeout``, and
+        continue the process. The process runs until :meth:`receive` has read the replies."""
         if self._conn is None or self._killed:
             return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
-        if self._paused:
-            self._group_signal(signal.SIGCONT)
-            self._paused = False
         start = time.monotonic()
         try:
             if not self._send(payload, start + timeout):
@@ -196,6 +195,7 @@ class AgentProcess:
                                                               f"{timeout:g} s: it stopped reading (stopped)"),
                                               time.monotonic() - start))
         except (EOFError, BrokenPipeError, ConnectionResetError):
+            self._continue()  # how it ends (its exit code) is its own doing
             return Sent(start, CallResult(None, self._death(), time.monotonic() - start))
         except OSError as exc:
             self.kill()
@@ -245,13 +245,21 @@ class AgentProcess:
                 continue
             except BlockingIOError:
                 pass
+            self._continue()  # a stopped process reads nothing: the rest waits for it to run
             if writable is None:
                 writable = select.poll()
                 writable.register(self._fd, select.POLLOUT)
             left = deadline - time.monotonic()
             if left <= 0 or not writable.poll(max(1, math.ceil(left * 1000))):
                 return False
+        self._continue()
         return True
+
+    def _continue(self) -> None:
+        """Let the process run again (see :meth:`request`), if it was stopped."""
+        if self._paused:
+            self._group_signal(signal.SIGCONT)
+            self._paused = False
 
     def _group_signal(self, sig: signal.Signals) -> None:
         if self._pid is not None:
