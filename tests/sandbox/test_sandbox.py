@@ -89,6 +89,37 @@ def test_the_private_folder_is_tmp_capped_and_the_agents_own(tmp_path: Path) -> 
     assert not list(Path("/tmp").glob(f"fill-{token}-*"))  # the host's /tmp saw none of it
 
 
+def test_an_agent_sees_the_minimal_environment_and_nothing_of_the_referees(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apdp.sandbox.environment import BASE_ENVIRONMENT
+
+    monkeypatch.setenv("APDP_TEST_REFEREE_SECRET", "do-not-show")
+    reader = tmp_path / "reader.py"
+    reader.write_text(
+        "import json, os\n"
+        "from apdp import Agent\n"
+        "class Reader(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        raw = open('/proc/self/environ', 'rb').read().split(b'\\0')\n"
+        "        seen = dict(v.decode().split('=', 1) for v in raw if v)\n"
+        "        print('environ', json.dumps([dict(os.environ), seen]))\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    record = play_match(fast_scenario(tasks=2), [str(reader), "template"], seed=1)
+    line = next(x for x in record["output"][0].splitlines() if x.startswith("environ "))
+    python_env, process_env = json.loads(line.removeprefix("environ "))
+    wanted = {**BASE_ENVIRONMENT, "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"}
+    if "PYTHONPATH" in python_env:  # an editable install: apdp reached through a link in /tmp
+        wanted["PYTHONPATH"] = "/tmp/.apdp-python"
+    assert python_env == wanted
+    # what the kernel shows is what the process was started with (the zygote's), not the referee's
+    assert "APDP_TEST_REFEREE_SECRET" not in process_env and "APDP_TEST_REFEREE_SECRET" not in python_env
+
+
 def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
     """confine() in a forked child after ``patch`` (a machine without some mechanism); its report."""
     private = tmp_path / "private"
