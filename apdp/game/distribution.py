@@ -18,73 +18,17 @@ sample tasks from it with their own generator for look-ahead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, Self
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 
-#: Which trips a pair law favours (see the module's docstring).
-Policy = Literal["none", "short", "medium", "long"]
-
-
-class Law(BaseModel):
-    """Values ``constant`` or ``uniform`` in ``[min, max]``; each law sets the bounds' defaults and
-    constraints, and may add fields."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    distribution: Literal["constant", "uniform"] = "constant"
-    min: float
-    max: float
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
-        return self
-
-
-class PairLaw(Law):
-    """How likely each ordered pair of distinct cities is."""
-
-    min: float = Field(0.0, ge=0.0)
-    max: float = Field(1.0, gt=0.0)
-    policy: Policy = "none"
-    seed: int = 0
-
-
-class WeightLaw(BaseModel):
-    """How heavy a task is."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    distribution: Literal["constant", "uniform"] = "uniform"
-    value: float = Field(3.0, gt=0.0)
-    min: float = Field(1.0, gt=0.0)
-    max: float = Field(10.0, gt=0.0)
-    integer: bool = True
-
-    @model_validator(mode="after")
-    def _ordered(self) -> WeightLaw:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
-        if self.integer and self.distribution == "uniform" and int(self.min) != self.min:
-            raise ValueError("with integer weights, min and max must be whole numbers")
-        return self
-
-
-class DistributionSpec(BaseModel):
-    """The task distribution as written in a scenario file (``[distribution]``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    pairs: PairLaw = PairLaw()
-    weight: WeightLaw = WeightLaw()
-
+if TYPE_CHECKING:  # the laws' schema is the referee's: an agent's process never loads it
+    from apdp.game.laws import DistributionSpec
 
 def _policy_factor(policy: str, x: float) -> float:
     if policy == "short":
@@ -96,25 +40,47 @@ def _policy_factor(policy: str, x: float) -> float:
     return 1.0
 
 
+#: The laws of a scenario that states none (:class:`apdp.game.laws.DistributionSpec`'s defaults, as
+#: its ``model_dump`` gives them; a test holds the two together): a distribution built without laws
+#: needs no schema.
+DEFAULT_LAWS: Mapping[str, Mapping[str, Any]] = {
+    "pairs": {"distribution": "constant", "min": 0.0, "max": 1.0, "policy": "none", "seed": 0},
+    "weight": {"distribution": "uniform", "value": 3.0, "min": 1.0, "max": 10.0, "integer": True},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WeightDraw:
+    """How a task's weight is drawn: the weight law's values, plainly."""
+
+    distribution: str
+    value: float
+    min: float
+    max: float
+    integer: bool
+
+
 class TaskDistribution:
     """The known law tasks are drawn from, on one network."""
 
     def __init__(self, topology: Topology, spec: DistributionSpec | None = None) -> None:
         self.topology = topology
-        self.spec = spec or DistributionSpec()
+        laws = DEFAULT_LAWS if spec is None else spec.model_dump()
+        self._laws: dict[str, dict[str, Any]] = {name: dict(law) for name, law in laws.items()}
+        self._weight = WeightDraw(**self._laws["weight"])
         cities = topology.cities
         self.pairs: tuple[tuple[str, str], ...] = tuple(
             (a, b) for a in cities for b in cities if a != b
         )
-        law = self.spec.pairs
-        if law.distribution == "uniform":
-            raw = np.random.default_rng(law.seed).uniform(law.min, law.max, len(self.pairs))
+        law = self._laws["pairs"]
+        if law["distribution"] == "uniform":
+            raw = np.random.default_rng(law["seed"]).uniform(law["min"], law["max"], len(self.pairs))
         else:
             raw = np.ones(len(self.pairs))
         diameter = topology.diameter
         shaped = np.array(
             [
-                r * _policy_factor(law.policy, topology.distance(a, b) / diameter)
+                r * _policy_factor(law["policy"], topology.distance(a, b) / diameter)
                 for r, (a, b) in zip(raw, self.pairs, strict=True)
             ]
         )
@@ -125,6 +91,18 @@ class TaskDistribution:
         cdf = self._probabilities.cumsum()
         self._cdf = cdf / cdf[-1]
         self._pair_index = {pair: k for k, pair in enumerate(self.pairs)}
+
+    @property
+    def spec(self) -> DistributionSpec:
+        """The laws the distribution was built from, as a scenario states them."""
+        from apdp.game.laws import DistributionSpec
+
+        return DistributionSpec.model_validate(self._laws)
+
+    @property
+    def weight_law(self) -> Mapping[str, Any]:
+        """The weight law's values (``distribution``, ``value``, ``min``, ``max``, ``integer``)."""
+        return dict(self._laws["weight"])
 
     def probability(self, pickup: str, delivery: str) -> float:
         """Probability that a task goes from ``pickup`` to ``delivery`` (0 for equal cities)."""
@@ -138,7 +116,7 @@ class TaskDistribution:
 
     def expected_weight(self) -> float:
         """Mean weight of a task (the weight law does not depend on the pair)."""
-        w = self.spec.weight
+        w = self._weight
         if w.distribution == "constant":
             return w.value
         if w.integer:
@@ -157,7 +135,7 @@ class TaskDistribution:
         return [self.sample(rng, first_id + i) for i in range(count)]
 
     def _sample_weight(self, rng: np.random.Generator) -> float:
-        w = self.spec.weight
+        w = self._weight
         if w.distribution == "constant":
             return int(w.value) if w.integer and w.value == int(w.value) else w.value
         if w.integer:

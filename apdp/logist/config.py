@@ -35,7 +35,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from apdp.game.distribution import Policy
+from apdp.game.laws import Policy
 from apdp.game.topology import Topology
 from apdp.logist.topology import load_logist_topology
 from apdp.logist.xmlfile import LogistFileError, read_xml, settings_of

@@ -15,7 +15,6 @@ and key only seed the agents.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,9 +22,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apdp.errors import UserError
-from apdp.game.distribution import DistributionSpec, Law, Policy, TaskDistribution, WeightLaw
+from apdp.game.distribution import TaskDistribution, WeightDraw
+from apdp.game.laws import Law, Policy, WeightLaw
 from apdp.game.task import Task
 from apdp.game.topology import Topology
+from apdp.logist.distances import platform_distances
 from apdp.logist.javarandom import JavaRandom
 
 Matrix = tuple[tuple[float, ...], ...]
@@ -68,31 +69,6 @@ class LogistTasks(BaseModel):
 
 class DrawError(UserError):
     """A Logist task draw is impossible on this network."""
-
-
-def platform_distances(topology: Topology) -> list[list[float]]:
-    """Shortest distances in km as the platform computes them: on integer units of km x 1000."""
-    n = len(topology.cities)
-    index = topology.index
-    edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for road in topology.roads:
-        units = round(road.distance * 1000)
-        edges[index[road.a]].append((index[road.b], units))
-        edges[index[road.b]].append((index[road.a], units))
-    out = []
-    for source in range(n):
-        best = [-1] * n
-        heap = [(0, source)]
-        while heap:
-            units, city = heapq.heappop(heap)
-            if best[city] >= 0:
-                continue
-            best[city] = units
-            for other, length in edges[city]:
-                if best[other] < 0:
-                    heapq.heappush(heap, (units + length, other))
-        out.append([u / 1000 for u in best])
-    return out
 
 
 def pair_factor(law: LogistLaw, d: float, dmin: float, dmax: float, rng: JavaRandom) -> float:
@@ -216,10 +192,10 @@ class LogistDistribution(TaskDistribution):
         self._weights = tuple(int(m.weight[index[a]][index[b]]) for a, b in self.pairs)
         self._rewards = tuple(int(m.reward[index[a]][index[b]]) for a, b in self.pairs)
         w = spec.weight
-        self.spec = DistributionSpec(weight=WeightLaw(
-            distribution="constant" if w.min == w.max else "uniform",
-            value=w.min, min=w.min, max=max(w.max, w.min), integer=True,
-        ))
+        weight = WeightLaw(distribution="constant" if w.min == w.max else "uniform",
+                           value=w.min, min=w.min, max=max(w.max, w.min), integer=True)
+        self._laws = {"weight": weight.model_dump()}
+        self._weight = WeightDraw(**self._laws["weight"])
 
     def platform_probability(self, pickup: str, delivery: str) -> float:
         """The platform's probability value of the pair (not normalised; 0 for equal cities)."""

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from apdp.game.company import Company, Vehicle
-from apdp.game.distribution import DistributionSpec, TaskDistribution, WeightLaw
+from apdp.game.distribution import TaskDistribution, WeightDraw
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.messages.strict import BadMessage, integer, keys, listing, mapping, number, text
@@ -66,8 +66,7 @@ def distribution_to_json(distribution: TaskDistribution) -> dict[str, Any]:
         if callable(platform):
             pair["platform_probability"] = platform(pickup, delivery)
         pairs.append(pair)
-    weight_law = distribution.spec.weight.model_dump() if hasattr(distribution.spec, "weight") else {}
-    return {"pairs": pairs, "weight": weight_law}
+    return {"pairs": pairs, "weight": dict(distribution.weight_law)}
 
 
 class StatedDistribution(TaskDistribution):
@@ -77,11 +76,15 @@ class StatedDistribution(TaskDistribution):
         obj = mapping(data, "a distribution")
         self.topology = topology
         weight = obj.get("weight") or {}
+        from apdp.game.laws import DistributionSpec, WeightLaw  # an agent program's host checks it; a worker never
+
         try:
-            self.spec = DistributionSpec(weight=WeightLaw(**mapping(weight, "a weight law"))) if weight \
+            spec = DistributionSpec(weight=WeightLaw(**mapping(weight, "a weight law"))) if weight \
                 else DistributionSpec()
         except (TypeError, ValueError) as exc:
             raise BadMessage(f"a weight law: {str(exc).splitlines()[0][:120]}") from None
+        self._laws = spec.model_dump()
+        self._weight = WeightDraw(**self._laws["weight"])
         pairs = [mapping(p, "a pair") for p in listing(obj.get("pairs"), "a distribution's pairs")]
         self.pairs = tuple((text(p.get("pickup"), MAX_NAME, "a pickup city"),
                             text(p.get("delivery"), MAX_NAME, "a delivery city")) for p in pairs)

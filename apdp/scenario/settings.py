@@ -46,7 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from apdp.errors import UserError
 from apdp.game.auction import BidRule
 from apdp.game.company import Company, Vehicle
-from apdp.game.distribution import DistributionSpec, TaskDistribution
+from apdp.game.distribution import TaskDistribution
+from apdp.game.laws import DistributionSpec
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks

@@ -120,6 +120,26 @@ def test_an_agent_sees_the_minimal_environment_and_nothing_of_the_referees(
     assert "APDP_TEST_REFEREE_SECRET" not in process_env and "APDP_TEST_REFEREE_SECRET" not in python_env
 
 
+def test_an_agent_process_loads_no_configuration_schema(tmp_path: Path) -> None:
+    # its distribution arrives as plain values: pydantic (8 MB in every agent process) stays the referee's
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import sys\n"
+        "from apdp import Agent\n"
+        "class Probe(Agent):\n"
+        "    def setup(self, topology, distribution, company):\n"
+        "        print('loaded', 'pydantic' in sys.modules, distribution.expected_weight())\n"
+        "    def bid(self, task):\n"
+        "        return None\n"
+        "    def plan(self, vehicles, tasks):\n"
+        "        print('loaded', 'pydantic' in sys.modules)\n"
+        "        return [[] for _ in vehicles]\n"
+    )
+    record = play_match(fast_scenario(tasks=2), [str(probe), "template"], seed=1)
+    assert [x for x in record["output"][0].splitlines() if x.startswith("loaded")] == [
+        "loaded False 5.5", "loaded False"]
+
+
 def _confine_in_child(tmp_path: Path, patch: Callable[[], None]) -> list[str]:
     """confine() in a forked child after ``patch`` (a machine without some mechanism); its report."""
     private = tmp_path / "private"

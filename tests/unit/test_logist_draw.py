@@ -15,8 +15,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from apdp.logist.distances import platform_distances
 from apdp.logist.javarandom import JavaRandom
-from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks, platform_distances
+from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
 from apdp.logist.topology import load_logist_topology
 from apdp.scenario import load_scenario, make_scenario
 from apdp.scenario.networks import load_topology

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,8 @@ import pytest
 
 from apdp import Deliver, Move, Pickup, Stop, Task, Vehicle, check_plans, load_topology, plan_cost, plan_from_stops
 from apdp.game.auction import auction_winner, check_bid
-from apdp.game.distribution import DistributionSpec, TaskDistribution
+from apdp.game.distribution import TaskDistribution
+from apdp.game.laws import DistributionSpec
 from apdp.referee.record import match_winner
 from apdp.scenario import ScenarioError, load_scenario
 
@@ -102,6 +104,27 @@ def test_distribution_default_is_uniform_with_integer_weights() -> None:
     assert {t.weight for t in tasks} <= set(range(1, 11))
     assert all(t.pickup != t.delivery for t in tasks)
     assert tasks == d.sample_tasks(np.random.default_rng(3), 200)
+
+
+def test_a_distribution_without_laws_has_the_schemas_defaults() -> None:
+    from apdp.game.distribution import DEFAULT_LAWS
+
+    assert DistributionSpec().model_dump() == DEFAULT_LAWS
+    plain, stated = TaskDistribution(FR), TaskDistribution(FR, DistributionSpec())
+    assert plain.spec == stated.spec == DistributionSpec()
+    assert plain.probabilities == stated.probabilities
+    assert plain.sample_tasks(np.random.default_rng(4), 50) == stated.sample_tasks(np.random.default_rng(4), 50)
+
+
+def test_a_distribution_keeps_its_laws_as_plain_values() -> None:
+    spec = DistributionSpec.model_validate({"pairs": {"policy": "long", "distribution": "uniform", "seed": 3},
+                                            "weight": {"distribution": "constant", "value": 4, "integer": False}})
+    d = TaskDistribution(FR, spec)
+    assert d.spec == spec
+    assert d.weight_law == spec.weight.model_dump()
+    copy = pickle.loads(pickle.dumps(d))
+    assert copy.spec == spec and copy.probabilities == d.probabilities
+    assert "pydantic" not in pickle.dumps(d).decode("latin-1")  # an agent's process unpickles it without the schema
 
 
 def test_distribution_policies_shape_probabilities() -> None:

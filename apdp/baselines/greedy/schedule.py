@@ -4,7 +4,7 @@ A schedule is an ordered list of stops (the pickup or the delivery of a task), d
 vehicle's home along shortest paths. Its cost is added up as the Logist platform's test agents add
 it, so that bids match theirs to the unit: leg after leg, the leg's km times the vehicle's cost per
 km, summed in order in floating point, with the platform's distances (shortest paths on integer
-units of km x 1000, divided by 1000: :func:`apdp.logist.tasks.platform_distances`). Summing the km
+units of km x 1000, divided by 1000: :func:`apdp.logist.distances.platform_distances`). Summing the km
 first, or apdp's own float distances, move a truncated bid by one now and then, and change an
 insertion choice where two positions tie.
 
@@ -24,7 +24,7 @@ from apdp.game.company import Vehicle
 from apdp.game.plan import Stop, VehiclePlan, plan_from_stops
 from apdp.game.task import Task
 from apdp.game.topology import Topology
-from apdp.logist.tasks import platform_distances
+from apdp.logist.distances import platform_distances
 
 _PLATFORM_KM: weakref.WeakKeyDictionary[Topology, list[list[float]]] = weakref.WeakKeyDictionary()
 
