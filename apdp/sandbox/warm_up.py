@@ -11,11 +11,12 @@ ready, in pages it only reads: about 2 ms less CPU per match of two agents
 
 Nothing of it is left for an agent to see: the agent is apdp's own
 (:mod:`apdp.sandbox.warm_up_agent`, on a small made-up network), its module is forgotten and its
-objects are garbage once it ends, and every agent process reseeds numpy's global generator as before.
+objects collected once it ends, and every agent process reseeds numpy's global generator as before.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import socket
@@ -95,4 +96,5 @@ def warm_up(matches: int = MATCHES) -> list[bytes]:
                 received += chunk
         replies += _messages(bytes(received))
     sys.modules.pop(agent_module_name(AGENT_FILE), None)  # each agent process loads its agent's file afresh
+    gc.collect()  # the agent classes it loaded are cyclic garbage: gone before the zygote freezes what it holds
     return replies

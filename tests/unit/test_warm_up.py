@@ -3,6 +3,7 @@ leaves nothing behind for the agents forked after it."""
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 
@@ -29,10 +30,11 @@ def test_every_call_of_every_match_is_answered_as_the_referee_expects() -> None:
         assert carried == list(range(0, warm.TASKS, 2))  # the tasks it won, in order
 
 
-def test_the_agent_module_is_forgotten() -> None:
+def test_the_agent_module_is_forgotten_and_its_objects_collected() -> None:
     name = agent_module_name(warm.AGENT_FILE)
-    warm.warm_up(1)
+    warm.warm_up(2)
     assert name not in sys.modules
+    assert not [o for o in gc.get_objects() if isinstance(o, type) and o.__name__ == "WarmUpAgent"]
 
 
 def test_bids_come_from_the_agents_generator_seeded_by_the_match() -> None:
