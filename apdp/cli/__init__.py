@@ -63,10 +63,11 @@ def main() -> None:
     gc.disable()
     try:
         args = spread_multi_values(sys.argv[1:])
-        from apdp.sandbox.environment import ONE_THREAD
+        from apdp.sandbox.environment import ONE_THREAD, safe_module_path
 
         for name, value in ONE_THREAD.items():  # before numpy loads, here and in the processes started here
             os.environ.setdefault(name, value)
+        safe_module_path()
         if args[:1] == ["tournament"]:
             from apdp.cli.early import start_early
 

@@ -60,8 +60,8 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         zygote_requests, their_requests = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         fds = (theirs.fileno(), their_requests.fileno())
-        process = subprocess.Popen(
-            [sys.executable, "-m", "apdp.sandbox.zygote", *map(str, fds)],
+        process = subprocess.Popen(  # -P: no module of the working folder (an agent's file) in its path
+            [sys.executable, "-P", "-m", "apdp.sandbox.zygote", *map(str, fds)],
             pass_fds=fds,
             stdin=subprocess.DEVNULL,
             env=zygote_environment(),

@@ -39,6 +39,8 @@ from multiprocessing.context import BaseContext
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from apdp.sandbox.environment import safe_module_path
+
 if TYPE_CHECKING:  # not imported at run time: a command starts the fork server before loading numpy
     from apdp.tournament.events import Record, TournamentEvents
     from apdp.tournament.schedule import MatchSpec
@@ -136,6 +138,7 @@ class Workers:
         self._pool: ProcessPoolExecutor | None = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        safe_module_path()  # before the pool starts its resource tracker (and perhaps the fork server)
         context = worker_context()
         forked = context.get_start_method() == "fork"
         if forked:  # what the fork server would have loaded
@@ -222,6 +225,7 @@ def _start_fork_server_deaf_to_ctrl_c() -> None:
         return  # only the main thread may change signal handlers (and only it gets SIGINT)
     from multiprocessing import forkserver
 
+    safe_module_path()
     forkserver.set_forkserver_preload(list(WORKER_MODULES))  # read only when it starts
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -202,7 +202,10 @@ def connected(cluster: RayCluster) -> Iterator[RaySession]:
         if address is None:
             options.update(num_cpus=cpus, include_dashboard=False)
         try:
-            ray.init(address=address, **options)
+            # Ray puts the driver's working folder on its workers' module path: from a neutral one,
+            # no file of the user's (an agent called glob.py, say) can take a module's place there
+            with contextlib.chdir(staging):
+                ray.init(address=address, **options)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             where = f"at {address}" if address is not None else "on this machine"

@@ -30,6 +30,7 @@ from apdp.tournament.run import run_tournament
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.store import STORE_FILE, ResultsStore
 from tests.matches import assert_one_core_per_match, folder_agent
+from tests.namesakes import plant_namesakes
 from tests.paths import PROGRAMS, ROOT, ZOO
 
 KEY = bytes(range(32))
@@ -206,10 +207,15 @@ def test_the_command_runs_on_a_cluster_and_says_what_is_wrong_in_one_line(
     cluster: str, field: Path, tmp_path: Path
 ) -> None:
     base = ["tournament", "--topology", "france", "--agents", "template,alpha", "--tasks", "3", "--quiet"]
-    run = subprocess.run([*APDP, *base, "--executor", "ray", "--address", cluster, "--out", str(tmp_path / "a")],
-                         capture_output=True, text=True, timeout=300)
+    # run from a folder of modules' namesakes: Ray puts the driver's working folder on its workers' path
+    here, marks = tmp_path / "namesakes", tmp_path / "marks"
+    plant_namesakes(here, marks)
+    command = [str(Path(sys.executable).with_name("apdp")), *base]  # the installed command: no -c path of its own
+    run = subprocess.run([*command, "--executor", "ray", "--address", cluster, "--out", str(tmp_path / "a")],
+                         capture_output=True, text=True, timeout=300, cwd=here)
     assert run.returncode == 0, run.stderr
     assert "2 matches in" in run.stdout and rows(tmp_path / "a") == 2
+    assert sorted(p.name for p in marks.iterdir()) == []
     for extra, words in [
         (["--executor", "nope"], "--executor must be local or ray"),
         (["--address", "auto"], "--address is for --executor ray"),
