@@ -247,8 +247,18 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
         if libc.mlock(buffer, 4096) != 0:
             raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
 
-    results = {name: _refused(attempt) for name, attempt in (("MAP_POPULATE", populate),
-                                                             ("MADV_POPULATE_READ", advise), ("mlock", lock))}
+    def walk() -> None:
+        area = mmap.mmap(-1, 1 << 16)
+        try:
+            vector = ctypes.create_string_buffer(16)
+            start = ctypes.addressof(ctypes.c_char.from_buffer(area))
+            if libc.mincore(ctypes.c_void_p(start), ctypes.c_size_t(1 << 16), vector) != 0:
+                raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        finally:
+            area.close()
+
+    results = {name: _refused(attempt) for name, attempt in (
+        ("MAP_POPULATE", populate), ("MADV_POPULATE_READ", advise), ("mlock", lock), ("mincore", walk))}
     allowed = [name for name, (ok, _) in results.items() if not ok]
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 

@@ -7,10 +7,11 @@ pipes between the agent's own processes), tracing or reading other processes (``
 the administrator's calls, changing a file's mode, owner, times or extended attributes (which
 Landlock does not cover; the referee makes an agent program's build output executable itself),
 leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity, memory that
-no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and filling
-memory in the kernel (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
-``MADV_POPULATE_*``, ``mlock*``): a SIGSTOP waits for such a call, which over a huge mapping of the
-zero page runs for seconds, on the opponent's time, at almost no memory. Changing the
+no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and work in the
+kernel over a whole range of memory (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
+``MADV_POPULATE_*``, ``mlock*``, and ``mincore``, which walks a range page by page): a SIGSTOP waits
+for such a call, which over a huge mapping (of the zero page, or reserved and never touched) runs for
+seconds, on the opponent's time, at almost no memory. Changing the
 priority, scheduling, I/O priority or resource limits of a process is allowed for the calling
 process only (``who`` or ``pid`` 0; ``setpriority`` of its process group too): never of another
 process of the same user, which the kernel would allow (the referee, the opponent, the user's shell).
@@ -61,6 +62,7 @@ _X86_64 = {
     "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
     "ioprio_set": 251, "prlimit64": 302,
     "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
+    "mincore": 27,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a SIGSTOP waits for such a call to end, and one call
@@ -86,8 +88,10 @@ REFUSED = (
     "setpgid", "setsid", "sched_setaffinity",
     # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
-    # work in the kernel that stopping the agent between its calls would wait for (see _POPULATING_FLAGS)
-    "mlock", "mlock2", "mlockall", "remap_file_pages",
+    # work in the kernel that stopping the agent between its calls would wait for (see _POPULATING_FLAGS);
+    # mincore reports on every page of a range without looking for signals: over a reserved 32 TiB
+    # (PROT_NONE, no memory) one call runs for seconds, from a thread, on its opponent's time
+    "mlock", "mlock2", "mlockall", "remap_file_pages", "mincore",
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
