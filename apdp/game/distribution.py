@@ -30,6 +30,7 @@ from apdp.game.topology import Topology
 if TYPE_CHECKING:  # the laws' schema is the referee's: an agent's process never loads it
     from apdp.game.laws import DistributionSpec
 
+
 def _policy_factor(policy: str, x: float) -> float:
     if policy == "short":
         return 1.05 - x
