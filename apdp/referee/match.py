@@ -220,9 +220,13 @@ class _Referee:
             if seat.sound:
                 seat.process.start(str(seat.source.path))
         started = self._start_programs()
+        # Every agent program says it runs (and is stopped) before the first setup: one still starting
+        # would run on through its opponent's setup, on that setup's time.
+        for index, sent in started.items():
+            self._start(self.seats[index], sent)
         for seat in self.seats:
             if seat.sound:
-                self._setup(seat, agent_seeds[seat.index], self.registry, started.get(seat.index))
+                self._setup(seat, agent_seeds[seat.index], self.registry, seat.index in started)
         tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
         told: AuctionResultCall | None = None  # the latest auction, told to each agent with its next request
         for task in tasks:
@@ -351,10 +355,9 @@ class _Referee:
         seat.timing["start"] = result.seconds
         return True
 
-    def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]], started: Sent | None) -> None:
-        """Set ``seat``'s agent up; ``started``: its program's start, sent (see :meth:`_start_programs`)."""
-        if started is not None and not self._start(seat, started):
-            return
+    def _setup(self, seat: _Seat, agent_seed: int, registry: dict[str, dict[str, Any]], started: bool) -> None:
+        """Set ``seat``'s agent up; ``started``: an agent program whose start was read (see
+        :meth:`_start_programs`), with the question of the protections that are off."""
         call = SetupCall(
             path=str(seat.source.path),
             agent_id=seat.index,
@@ -366,7 +369,7 @@ class _Referee:
             distribution=self.distribution,
             company=self.companies[seat.index],
         )
-        if started is not None:  # the protections were asked with its start
+        if started:  # the protections were asked with its start
             called: CallResult | None = seat.process.call(call, self.timeouts.setup)
         else:
             called = self._opening(seat, self._ask(seat, call), call, self.timeouts.setup)

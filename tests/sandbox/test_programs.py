@@ -205,3 +205,58 @@ def test_the_protocol_carries_all_a_python_agent_needs(tmp_path: Path) -> None:
     assert as_program["result"]["faults"] == []
     assert as_program["auctions"] == as_python["auctions"]
     assert as_program["plans"] == as_python["plans"]
+
+
+#: A program that says it runs at once, then stamps the clock on its standard error every
+#: millisecond from a thread: what it stamped is when it ran.
+STAMPER = '''
+import json, sys, threading, time
+
+def stamp():
+    while True:
+        print(f"ran {time.monotonic():.6f}", file=sys.stderr, flush=True)
+        time.sleep(0.001)
+
+print(json.dumps({"ready": "apdp-agent/1"}), flush=True)
+threading.Thread(target=stamp, daemon=True).start()
+for line in sys.stdin:
+    call = json.loads(line)
+    if call["type"] == "bid":
+        reply = {"bid": None}
+    elif call["type"] == "plan":
+        reply = {"plans": [[] for _ in call["vehicles"]]}
+    else:
+        reply = {"ok": True}
+    print(json.dumps(reply), flush=True)
+'''
+
+#: A Python agent whose setup takes 0.3 s: it prints when it began and ended.
+SLOW_SETUP = '''
+import time
+from apdp import Agent
+
+class SlowSetup(Agent):
+    def setup(self, topology, distribution, company):
+        began = time.monotonic()
+        time.sleep(0.3)
+        print(f"setup {began:.6f} {time.monotonic():.6f}")
+
+    def bid(self, task):
+        return None
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+
+def test_an_agent_program_that_says_it_runs_is_stopped_before_its_opponents_setup(tmp_path: Path) -> None:
+    # a program still starting would run on through the opponent's setup, on that setup's time
+    stamper = _write_program(tmp_path, "stamper", 'command = ["python3", "{dir}/agent.py"]\nready = true\n',
+                             {"agent.py": STAMPER})
+    slow = tmp_path / "slow_setup.py"
+    slow.write_text(SLOW_SETUP)
+    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1)
+    (began, ended), = [map(float, x.split()[1:]) for x in record["output"][0].splitlines() if x.startswith("setup ")]
+    ran = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("ran ")]
+    assert ran, record["output"][1]  # it did run, during its own calls
+    assert [t for t in ran if began < t < ended] == []
