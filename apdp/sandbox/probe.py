@@ -257,8 +257,16 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
         finally:
             area.close()
 
+    def move() -> None:
+        page = ctypes.create_string_buffer(4096)
+        pages = (ctypes.c_void_p * 1)(ctypes.addressof(page))
+        status = (ctypes.c_int * 1)()
+        if libc.syscall(279, 0, 1, pages, None, status, 0) != 0:  # move_pages(self, 1 page, query only)
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
     results = {name: _refused(attempt) for name, attempt in (
-        ("MAP_POPULATE", populate), ("MADV_POPULATE_READ", advise), ("mlock", lock), ("mincore", walk))}
+        ("MAP_POPULATE", populate), ("MADV_POPULATE_READ", advise), ("mlock", lock), ("mincore", walk),
+        ("move_pages", move))}
     allowed = [name for name, (ok, _) in results.items() if not ok]
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 

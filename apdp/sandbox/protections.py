@@ -68,7 +68,8 @@ _TABLE = (
     ("between_calls", "running between its calls (threads, children)", "SIGSTOP of its process group", ""),
     ("process_group", "leaving its process group", "seccomp", "system call filter"),
     ("affinity", "changing its CPU affinity (leaving its core)", "seccomp", "system call filter"),
-    ("kernel_work", "running on between its calls in the kernel (MAP_POPULATE, MADV_POPULATE_*, mlock, mincore)",
+    ("kernel_work", "running on between its calls in the kernel (MAP_POPULATE, MADV_POPULATE_*, mlock, mincore, "
+                    "move_pages)",
      "seccomp", "system call filter"),
     ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
      "system call filter"),

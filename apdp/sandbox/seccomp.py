@@ -9,14 +9,14 @@ Landlock does not cover; the referee makes an agent program's build output execu
 leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity, memory that
 no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and work in the
 kernel over a whole range of memory (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
-``MADV_POPULATE_*``, ``mlock*``, and ``mincore``, which walks a range page by page): a SIGSTOP waits
-for such a call, which over a huge mapping (of the zero page, or reserved and never touched) runs for
-seconds, on the opponent's time, at almost no memory. Changing the
-priority, scheduling, I/O priority or resource limits of a process is allowed for the calling
-process only (``who`` or ``pid`` 0; ``setpriority`` of its process group too): never of another
-process of the same user, which the kernel would allow (the referee, the opponent, the user's shell).
-``clone3`` answers ENOSYS so that the C library falls back to ``clone``, whose flags the filter
-can read. System calls of another ABI (32-bit, x32) end the process.
+``MADV_POPULATE_*``, ``mlock*``, ``mincore`` and ``move_pages``, which walk a range or a list page by
+page, and the other calls that move pages between memory nodes): a SIGSTOP waits for such a call,
+which over a huge mapping (of the zero page, or reserved and never touched) runs for seconds, on the
+opponent's time, at almost no memory. Changing the priority, scheduling, I/O priority or resource
+limits of a process is allowed for the calling process only (``who`` or ``pid`` 0; ``setpriority`` of
+its process group too): never of another process of the same user, which the kernel would allow
+(the referee, the opponent, the user's shell). ``clone3`` answers ENOSYS so that the C library falls
+back to ``clone``, whose flags the filter can read. System calls of another ABI (32-bit, x32) end the process.
 
 The numbers are x86_64's; on another architecture :func:`supported` is False and no filter is set.
 """
@@ -62,7 +62,7 @@ _X86_64 = {
     "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144, "sched_setattr": 314,
     "ioprio_set": 251, "prlimit64": 302,
     "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
-    "mincore": 27,
+    "mincore": 27, "move_pages": 279, "migrate_pages": 256, "mbind": 237, "process_madvise": 440,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a SIGSTOP waits for such a call to end, and one call
@@ -89,9 +89,12 @@ REFUSED = (
     # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
     # work in the kernel that stopping the agent between its calls would wait for (see _POPULATING_FLAGS);
-    # mincore reports on every page of a range without looking for signals: over a reserved 32 TiB
-    # (PROT_NONE, no memory) one call runs for seconds, from a thread, on its opponent's time
-    "mlock", "mlock2", "mlockall", "remap_file_pages", "mincore",
+    # mincore reports on every page of a range, and move_pages on every page of a list, without looking
+    # for signals: over a reserved 32 TiB (PROT_NONE, no memory), or a list of 160 million untouched
+    # entries, one call runs for seconds, from a thread, on its opponent's time (and outlives SIGKILL);
+    # the other calls that move pages between memory nodes, or advise on a process's memory, with them
+    "mlock", "mlock2", "mlockall", "remap_file_pages", "mincore", "move_pages", "migrate_pages", "mbind",
+    "process_madvise",
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
