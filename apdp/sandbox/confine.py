@@ -286,13 +286,36 @@ def own_folder(agent_path: str) -> str:
     return agent_path if os.path.isdir(agent_path) else os.path.dirname(agent_path)
 
 
+#: What an agent may read of its own process in /proc: the files runtimes read about themselves
+#: (their limits, memory, stack, mounts and control groups, open files). Not the files whose reading
+#: walks its memory page by page in the kernel, which a stop waits for (``pagemap``, ``smaps``,
+#: ``smaps_rollup``, ``numa_maps``), nor its threads' folders (``task/``), which hold them again.
+PROC_FILES = ("stat", "statm", "status", "maps", "cmdline", "comm", "environ", "auxv", "cgroup", "limits",
+              "mountinfo", "mounts", "io")
+#: Folders of its own process it may read whole: its open files' links and their details.
+PROC_FOLDERS = ("fd", "fdinfo")
+
+
+def _own_proc_rules() -> list[landlock.Rule]:
+    """Rules for this process's own /proc files (see :data:`PROC_FILES`), each opened now and left
+    open (``O_PATH``: nothing can be read through it): a rule names an inode, and procfs makes a new
+    one for a file whose entry left the kernel's cache, after which the file would be unreadable."""
+    proc = f"/proc/{os.getpid()}"
+    rules = [landlock.Rule(proc, landlock.READ_DIR)]  # listed, but no file beneath read without a rule
+    for name in (*PROC_FILES, *PROC_FOLDERS):
+        rule = landlock.open_rule(f"{proc}/{name}", landlock.READ_FILE | landlock.READ_DIR)
+        if rule is not None:
+            rules.append(rule)
+    return rules
+
+
 def _rules(agent_path: str, private_dir: str, abi: int, build_dir: str | None) -> list[landlock.Rule]:
     prepare()
     rules = [
         *_static_rules,
         # its own file (never the folder beside it), or its own folder for a folder agent
         landlock.Rule(agent_path, landlock.READ),
-        landlock.Rule(f"/proc/{os.getpid()}", landlock.READ_FILE | landlock.READ_DIR),
+        *_own_proc_rules(),
         landlock.Rule(private_dir, landlock.all_rights(abi)),
     ]
     if build_dir is not None:
@@ -328,7 +351,7 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
     else:
         prctl(PR_SET_NO_NEW_PRIVS, 1)
         done = landlock.restrict_self(_rules(agent_path, private, abi, c.build_dir), abi)
-        for rule in _static_rules:
+        for rule in _static_rules:  # its own /proc files' stay open: see _own_proc_rules
             if rule.fd is not None:
                 os.close(rule.fd)
         if not done.network:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import os
 import resource
 import select
@@ -223,6 +224,12 @@ def _read(path: str) -> str:
         return f.read()
 
 
+def _read_start(path: str) -> bytes:
+    """The first bytes of a file (a /proc file may be huge, and slow to read whole)."""
+    with open(path, "rb") as f:
+        return f.read(8)
+
+
 def _create(path: str) -> None:
     with open(path, "w") as f:
         f.write("planted")
@@ -271,6 +278,20 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 
 
+def _own_memory_walk() -> tuple[bool, str]:
+    """Its own /proc files that walk its memory page by page in the kernel (which a stop waits for),
+    its threads' among them, are unreadable; those runtimes read about themselves are not."""
+    own = f"/proc/{os.getpid()}"
+    walks = [f"{own}/{name}" for name in ("pagemap", "smaps", "smaps_rollup", "numa_maps")]
+    walks.append(f"{own}/task/{threading.get_native_id()}/pagemap")
+    readable = [path for path in walks if not _refused(functools.partial(_read_start, path))[0]]
+    unreadable = [path for path in (f"{own}/status", f"{own}/maps")
+                  if _refused(functools.partial(_read_start, path))[0]]
+    if readable or unreadable:
+        return False, f"readable: {', '.join(readable) or 'none'}; unreadable: {', '.join(unreadable) or 'none'}"
+    return True, "refused (status and maps readable)"
+
+
 def run(args: dict[str, Any]) -> dict[str, Any]:
     """Try every attack the sandbox must refuse; ``args`` name the referee's pid and a canary folder."""
     referee = int(args["referee_pid"])
@@ -296,6 +317,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "process_group": _leave_group(),
         "affinity": _refused(lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
         "kernel_work": _kernel_work(libc),
+        "own_memory_walk": _own_memory_walk(),
         "scheduling": _scheduling(referee),
     }
     start_counting()

@@ -71,6 +71,8 @@ _TABLE = (
     ("kernel_work", "running on between its calls in the kernel (MAP_POPULATE, MADV_POPULATE_*, mlock, mincore, "
                     "move_pages)",
      "seccomp", "system call filter"),
+    ("own_memory_walk", "running on between its calls in the kernel, reading its own /proc pagemap or smaps",
+     "Landlock: its own /proc files listed", "Landlock"),
     ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
      "system call filter"),
 )
