@@ -16,11 +16,11 @@ objects collected once it ends, and every agent process reseeds numpy's global g
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
 import socket
-import struct
 import sys
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -65,17 +65,6 @@ def _requests(topology: Topology, distribution: TaskDistribution, company: Compa
     return requests
 
 
-def _messages(data: bytes) -> list[bytes]:
-    """The whole messages of ``data``, framed as ``multiprocessing.connection`` frames them."""
-    messages: list[bytes] = []
-    at = 0
-    while at + 4 <= len(data):
-        (size,) = struct.unpack_from("!i", data, at)
-        messages.append(data[at + 4 : at + 4 + size])
-        at += 4 + size
-    return messages
-
-
 def warm_up(matches: int = MATCHES) -> list[bytes]:
     """Play the agent's side of ``matches`` short matches in this process; the replies it sent."""
     topology = _network()
@@ -84,17 +73,16 @@ def warm_up(matches: int = MATCHES) -> list[bytes]:
     replies: list[bytes] = []
     for seed in range(matches):
         referee, theirs = socket.socketpair()
-        with referee, Connection(theirs.detach()) as agent:
+        # the referee's end: framed as the referee frames its requests, read as it reads replies
+        with referee, Connection(os.dup(referee.fileno())) as ask, Connection(theirs.detach()) as agent:
             for request in _requests(topology, distribution, company, seed):  # a few kB: the buffer holds them
-                data = pickle.dumps(request, pickle.HIGHEST_PROTOCOL)
-                referee.sendall(struct.pack("!i", len(data)) + data)
-            referee.shutdown(socket.SHUT_WR)
+                ask.send_bytes(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
+            referee.shutdown(socket.SHUT_WR)  # the agent's side ends at the last request
             serve(agent, Session(Limits(2**30, 2**20, os.devnull), [], ""))
             agent.close()
-            received = bytearray()
-            while chunk := referee.recv(1 << 16):
-                received += chunk
-        replies += _messages(bytes(received))
+            with contextlib.suppress(EOFError):
+                while True:
+                    replies.append(ask.recv_bytes())
     sys.modules.pop(agent_module_name(AGENT_FILE), None)  # each agent process loads its agent's file afresh
     gc.collect()  # the agent classes it loaded are cyclic garbage: gone before the zygote freezes what it holds
     return replies
