@@ -66,9 +66,7 @@ class TaskDistribution:
 
     def __init__(self, topology: Topology, spec: DistributionSpec | None = None) -> None:
         self.topology = topology
-        laws = DEFAULT_LAWS if spec is None else spec.model_dump()
-        self._laws: dict[str, dict[str, Any]] = {name: dict(law) for name, law in laws.items()}
-        self._weight = WeightDraw(**self._laws["weight"])
+        self._keep_laws(DEFAULT_LAWS if spec is None else spec.model_dump())
         cities = topology.cities
         self.pairs: tuple[tuple[str, str], ...] = tuple(
             (a, b) for a in cities for b in cities if a != b
@@ -92,6 +90,12 @@ class TaskDistribution:
         cdf = self._probabilities.cumsum()
         self._cdf = cdf / cdf[-1]
         self._pair_index = {pair: k for k, pair in enumerate(self.pairs)}
+
+    def _keep_laws(self, laws: Mapping[str, Mapping[str, Any]]) -> None:
+        """Keep ``laws`` (a :class:`DistributionSpec`'s dump, or its weight law alone: :attr:`spec`
+        gives the rest its defaults) as plain values, and how a task's weight is drawn from them."""
+        self._laws: dict[str, dict[str, Any]] = {name: dict(law) for name, law in laws.items()}
+        self._weight = WeightDraw(**self._laws["weight"])
 
     @property
     def spec(self) -> DistributionSpec:

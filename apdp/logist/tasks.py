@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apdp.errors import UserError
-from apdp.game.distribution import TaskDistribution, WeightDraw
+from apdp.game.distribution import TaskDistribution
 from apdp.game.laws import Law, Policy, WeightLaw
 from apdp.game.task import Task
 from apdp.game.topology import Topology
@@ -194,8 +194,7 @@ class LogistDistribution(TaskDistribution):
         w = spec.weight
         weight = WeightLaw(distribution="constant" if w.min == w.max else "uniform",
                            value=w.min, min=w.min, max=max(w.max, w.min), integer=True)
-        self._laws = {"weight": weight.model_dump()}
-        self._weight = WeightDraw(**self._laws["weight"])
+        self._keep_laws({"weight": weight.model_dump()})
 
     def platform_probability(self, pickup: str, delivery: str) -> float:
         """The platform's probability value of the pair (not normalised; 0 for equal cities)."""

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from apdp.game.company import Company, Vehicle
-from apdp.game.distribution import TaskDistribution, WeightDraw
+from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.messages.strict import BadMessage, integer, keys, listing, mapping, number, text
@@ -83,8 +83,7 @@ class StatedDistribution(TaskDistribution):
                 else DistributionSpec()
         except (TypeError, ValueError) as exc:
             raise BadMessage(f"a weight law: {str(exc).splitlines()[0][:120]}") from None
-        self._laws = spec.model_dump()
-        self._weight = WeightDraw(**self._laws["weight"])
+        self._keep_laws(spec.model_dump())
         pairs = [mapping(p, "a pair") for p in listing(obj.get("pairs"), "a distribution's pairs")]
         self.pairs = tuple((text(p.get("pickup"), MAX_NAME, "a pickup city"),
                             text(p.get("delivery"), MAX_NAME, "a delivery city")) for p in pairs)
