@@ -24,10 +24,18 @@ from apdp.errors import UserError
 from apdp.game.auction import check_bid, lowest_bidders
 from apdp.game.company import Company
 from apdp.game.fault import PHASES, FaultKind
-from apdp.game.plan import check_plans, company_cost, plans_from_json
+from apdp.game.plan import VehiclePlan, check_plans, company_cost, plans_from_json
 from apdp.game.task import Task
-from apdp.game.topology import TopologyError
-from apdp.referee.record import RECORD_FORMAT, SETTLEMENT, match_winner, record_topology, referee_error
+from apdp.game.topology import Topology, TopologyError
+from apdp.referee.record import (
+    LOGIST_SETTLEMENT,
+    RECORD_FORMAT,
+    SETTLEMENT,
+    match_winner,
+    record_topology,
+    referee_error,
+    settle_logist,
+)
 from apdp.referee.record_format import MatchRecord
 
 
@@ -114,6 +122,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         assert f.phase in PHASES
 
     # Auctions: one per task, in order; the lowest bid wins.
+    logist = rec.settlement == LOGIST_SETTLEMENT
     won: list[list[Task]] = [[] for _ in range(n)]
     revenue = [0.0] * n
     order = [t.id for t in rec.tasks]
@@ -126,9 +135,11 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             continue
         for i, bid in enumerate(auction.bids):
             problem = check_bid(bid, rec.bids)
+            if problem is None and logist and bid is not None and not isinstance(bid, int):
+                problem = f"a bid of the platform's rules is a whole number (a Java long), got {bid!r}"
             if problem:
                 problems.append(f"{label}: agent {i}: {problem}")
-        low = lowest_bidders(auction.bids)
+        low = lowest_bidders(auction.bids, rec.bids)
         if auction.winner is None:
             if low:
                 problems.append(f"{label}: no winner although agent {low[0]} bid")
@@ -159,10 +170,11 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         return problems
     plan_faults = {f.agent for f in rec.result.faults if f.kind == FaultKind.INVALID_PLAN}
     costs: list[float] = []
+    parsed: list[list[VehiclePlan] | None] = [None] * n
     for i, raw in enumerate(rec.plans):
         if raw is None:
             costs.append(0.0)
-            if i not in faulty:
+            if i not in faulty and not (logist and faulty):  # a fault ended a Logist game before its plans
                 problems.append(f"agent {i}: no plans but no fault either")
             continue
         try:
@@ -178,6 +190,9 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         elif i in plan_faults and not violations:
             problems.append(f"agent {i}: recorded as an invalid plan, but its plan is valid")
         costs.append(company_cost(topology, companies[i].vehicles, plans))
+        parsed[i] = plans
+    if logist:
+        return problems + _logist_result(data, rec, topology, companies, parsed)
 
     # Result: the figures add up (by the record's settlement rule) and the winner follows from them.
     if rec.settlement == SETTLEMENT:
@@ -198,4 +213,31 @@ def verify_record(data: dict[str, Any]) -> list[str]:
     if res.winner != expected:
         who = "nobody" if expected is None else f"agent {expected}"
         problems.append(f"result.winner is {res.winner}, but by the profits and faults {who} wins")
+    return problems
+
+
+def _logist_result(data: dict[str, Any], rec: MatchRecord, topology: Topology, companies: list[Company],
+                   parsed: list[list[VehiclePlan] | None]) -> list[str]:
+    """What is wrong with the result of a record of the Logist platform's rules: its figures, exact
+    Java longs (:func:`apdp.referee.record.settle_logist`), its winner, and the ``wrapped`` agents."""
+    faults = [f.model_dump(exclude_none=True) for f in rec.result.faults]
+    want = settle_logist(data, topology, companies, [f.agent for f in rec.result.faults], faults, parsed)
+    res = rec.result
+    problems = []
+    for name in ("revenue", "cost", "profit"):
+        got = getattr(res, name)
+        if len(got) != len(rec.agents):
+            problems.append(f"result.{name}: {len(got)} values for {len(rec.agents)} agents")
+            continue
+        for i, (value, expected) in enumerate(zip(got, want[name], strict=True)):
+            if not isinstance(value, int) or value != expected:
+                problems.append(f"result.{name} of agent {i} is {value!r}, but the platform's long arithmetic "
+                                f"gives {expected}")
+    if res.winner != want["winner"]:
+        who = "nobody" if want["winner"] is None else f"agent {want['winner']}"
+        problems.append(f"result.winner is {res.winner}, but by the platform's rules {who} wins")
+    wrapped = data.get("result", {}).get("wrapped", [])
+    if wrapped != want.get("wrapped", []):
+        problems.append(f"result.wrapped is {wrapped}, but the agents whose figures wrap are "
+                        f"{want.get('wrapped', [])}")
     return problems

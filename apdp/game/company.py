@@ -7,20 +7,26 @@ from dataclasses import asdict, dataclass
 
 @dataclass(frozen=True, slots=True)
 class Vehicle:
-    """A vehicle: starts at ``home``, carries at most ``capacity``, costs ``cost_per_km`` to drive."""
+    """A vehicle: starts at ``home``, carries at most ``capacity``, costs ``cost_per_km`` to drive.
+    ``speed`` (km/h) is a Logist configuration's, which its agents may read; it changes nothing in
+    the game (None: not given)."""
 
     name: str
     home: str
     capacity: float
     cost_per_km: float
+    speed: float | None = None
 
-    def __reduce__(self) -> tuple[type[Vehicle], tuple[str, str, float, float]]:
+    def __reduce__(self) -> tuple[type[Vehicle], tuple[str, str, float, float, float | None]]:
         # pickled as its fields: several times faster than a slotted dataclass's own state
-        return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km)
+        return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km, self.speed)
 
     def to_json(self) -> dict[str, object]:
-        """The vehicle as in the record format: its fields."""
-        return asdict(self)
+        """The vehicle as in the record format: its fields (``speed`` only where it is given)."""
+        fields = asdict(self)
+        if self.speed is None:
+            del fields["speed"]
+        return fields
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,9 @@ An import is looked up as the platform's projects lay it out: relative to the wo
 to the configuration's folder, or to that folder's parent (a project's ``config/auction.xml``
 imports ``config/topology/france.xml``). Such a scenario draws the tasks the platform draws
 (:mod:`apdp.logist.tasks`), settles ties as the platform does (the company listed first wins) and
-takes the platform's bids (any Java long, negative included: :func:`apdp.game.auction.check_bid`).
+takes the platform's bids (any Java long, negative included: :func:`apdp.game.auction.check_bid`)
+and plays by the platform's rules (``rules = "logist"``: the first fault ends the game, an auction's
+result is told within the next call's time limit, money is Java longs).
 Every mistake in the files is one line naming the file and the item.
 """
 
@@ -177,7 +179,8 @@ def read_companies(root: ET.Element, where: str, topology: Topology) -> list[dic
                                       f"({topology.source})")
             vehicles.append({"name": vname, "home": home,
                              "capacity": _positive(settings.get("capacity"), here, "capacity"),
-                             "cost_per_km": _positive(settings.get("cost-per-km"), here, "cost-per-km")})
+                             "cost_per_km": _positive(settings.get("cost-per-km"), here, "cost-per-km"),
+                             "speed": _positive(settings.get("speed", "120"), here, "speed")})
         if not vehicles:
             raise LogistFileError(f"{where}: company {name!r} has no <vehicle>")
         companies.append({"name": name, "vehicles": vehicles})
@@ -213,4 +216,5 @@ def read_configuration(path: str | Path) -> dict[str, Any]:
         "logist_tasks": tasks,
         "ties": "first",
         "bids": "logist",
+        "rules": "logist",
     }

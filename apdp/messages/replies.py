@@ -74,7 +74,7 @@ class Ack:
 class BidReply:
     """The agent's bid as a number, or None to abstain; not yet checked against the bid rule."""
 
-    value: float | None
+    value: float | None  # an int where the agent bid a whole number as an integer
 
     def to_json(self) -> dict[str, Any]:
         return {"bid": self.value}
@@ -192,7 +192,7 @@ def _decode(obj: Mapping[str, Any], expected: Expected) -> Reply:
         value = obj["bid"]
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             raise BadMessage(f"a bid must be a number or null, got {type(value).__name__}")
-        return BidReply(None if value is None else float(value))
+        return BidReply(value if value is None or isinstance(value, int) else float(value))
     if expected == "plan":
         keys(obj, {"plans"}, set(), "a plan reply", '{"plans": [[action, ...] per vehicle]}')
         return PlansReply(tuple(tuple(p) for p in plans_from_json(obj["plans"])))
@@ -230,7 +230,11 @@ def bid_reply(value: object) -> BidReply | NotAValue:
         return BidReply(None)
     if isinstance(value, bool):
         return NotAValue(f"a bid must be a number or None (abstain), got bool {value!r}")
-    if isinstance(value, int | float | np.integer | np.floating | Decimal | Fraction):
+    if isinstance(value, int | np.integer):  # kept whole: a bid the platform's rule takes as the long it is
+        whole = int(value)
+        problem = check_bid(whole, "logist")
+        return NotAValue(problem) if problem else BidReply(whole)
+    if isinstance(value, float | np.floating | Decimal | Fraction):
         try:
             number = float(value)  # the nearest float
         except (OverflowError, ValueError):  # a huge int or Fraction; Decimal("sNaN")

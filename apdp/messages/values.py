@@ -33,9 +33,11 @@ def task_from_json(value: object) -> Task:
 def vehicle_from_json(value: object) -> Vehicle:
     """A vehicle of :meth:`Vehicle.to_json`'s form."""
     obj = mapping(value, "a vehicle")
-    keys(obj, {"name", "home", "capacity", "cost_per_km"}, set(), "a vehicle")
+    keys(obj, {"name", "home", "capacity", "cost_per_km"}, {"speed"}, "a vehicle")
+    speed = obj.get("speed")
     return Vehicle(text(obj["name"], MAX_NAME, "a vehicle's name"), text(obj["home"], MAX_NAME, "a home city"),
-                   number(obj["capacity"], "a capacity"), number(obj["cost_per_km"], "a cost per km"))
+                   number(obj["capacity"], "a capacity"), number(obj["cost_per_km"], "a cost per km"),
+                   None if speed is None else number(speed, "a speed"))
 
 
 def company_from_json(value: object) -> Company:

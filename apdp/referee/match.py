@@ -7,6 +7,13 @@ answers ``auction_result``, then that request, each within its own time limit, s
 round trip per agent and task. Agents are called one at a time, so a match never uses more than one
 core. A faulty agent is stopped, abstains from then on and loses; the match goes on while at least
 one agent is sound.
+
+Under the Logist platform's rules (``scenario.rules == "logist"``, a Logist configuration's) three
+things differ, as on the platform: the first fault ends the game (no call is made after it); an
+auction's result shares the time limit of the request it travels with (the platform calls
+``auctionResult`` inside the next ``askPrice``, the last inside ``plan``), so a slow result is a
+timeout of that bid or plan; bids are Java longs (:func:`apdp.game.auction.as_long`), and so is
+the money (:mod:`apdp.logist.money`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from apdp.agents.discovery import AgentSource, check_names_apart, find_agent, re
 from apdp.agents.identity import agent_identity
 from apdp.agents.java.archive import ensure_archive
 from apdp.agents.program import START_TIMEOUT, ProgramError, is_program, read_program
-from apdp.game.auction import auction_winner, check_bid
+from apdp.game.auction import LONG_MAX, as_long, auction_winner, check_bid
 from apdp.game.company import Company
 from apdp.game.fault import PHASES, Fault, FaultKind, Phase
 from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
@@ -32,6 +39,7 @@ from apdp.game.task import Task
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
 from apdp.messages.replies import BidReply, NotAValue, PlansReply, SetupDone
 from apdp.referee.record import (
+    LOGIST_SETTLEMENT,
     MAX_MESSAGE,
     MAX_TRACEBACK,
     MAX_VIOLATIONS,
@@ -142,6 +150,8 @@ class _Referee:
         self.details: dict[int, dict[str, object]] = {}
         self.auctions: list[dict[str, Any]] = []
         self.auctioned: list[Task] = []
+        #: Whether the Logist platform's rules of play apply (see the module's text).
+        self.logist = scenario.rules == "logist"
         self._check_record_limit()
 
     def _check_record_limit(self) -> None:
@@ -173,7 +183,7 @@ class _Referee:
         seat.process.kill()
 
     def ask(self, seat: _Seat, told: AuctionResultCall | None, payload: bytes, timeout: float,
-            phase: Literal["bid", "plan"]) -> CallResult | None:
+            phase: Literal["bid", "plan"], task: Task | None = None) -> CallResult | None:
         """One request to ``seat`` for a call of ``phase``: ``payload`` alone, or after the previous
         auction's result (``told``, sent in the same message: one round trip for both). None on a
         fault. A bid's request under a millisecond is not read for CPU: the auctions' end is."""
@@ -181,6 +191,17 @@ class _Referee:
         if told is None:
             (result,) = seat.process.request(payload, ((phase, timeout),), defer_short=defer)
             return result
+        if self.logist:  # the result is told within this call's limit: one limit for both
+            results = seat.process.request(payload, (("ack", timeout), (phase, timeout)), defer_short=defer,
+                                           shared=True)
+            first = results[0]
+            if first.fault is not None and first.fault.kind == FaultKind.TIMEOUT:
+                first.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this {phase} "
+                                        f"took more than {timeout:g} s together (stopped): the platform tells an "
+                                        f"auction's result within the time limit of the next call")
+            if self.account(seat, phase, task, first) is None:
+                return None
+            return results[1]
         results = seat.process.request(payload, (("ack", self.timeouts.bid), (phase, timeout)), defer_short=defer)
         if self.account(seat, "auction_result", told.task, results[0]) is None:
             return None
@@ -222,19 +243,21 @@ class _Referee:
         started = self._start_programs()
         # Every agent program says it runs (and is stopped) before the first setup: one still starting
         # would run on through its opponent's setup, on that setup's time.
-        for index, sent in started.items():
+        for index, sent in started.items():  # every start is read, even past a fault: each was sent
             self._start(self.seats[index], sent)
         for seat in self.seats:
-            if seat.sound:
+            if seat.sound and not self._ended():
                 self._setup(seat, agent_seeds[seat.index], self.registry, seat.index in started)
         tasks = self.scenario.draw_tasks(self.topology, self.distribution, task_rng)
         told: AuctionResultCall | None = None  # the latest auction, told to each agent with its next request
         for task in tasks:
-            if not any(s.sound for s in self.seats):
+            if not any(s.sound for s in self.seats) or self._ended():
                 break
             payload = _after(told, BidCall(task, self.timeouts.bid))
-            bids = [self._bid(seat, task, told, payload) for seat in self.seats]
-            winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng)
+            bids = [None if self._ended() else self._bid(seat, task, told, payload) for seat in self.seats]
+            if self._ended():  # the auction the fault broke off is not played
+                break
+            winner = auction_winner(bids, None if self.scenario.ties == "first" else tie_rng, self.scenario.bids)
             if winner is not None:
                 self.seats[winner].won.append(task)
             self.auctions.append({"task": task.id, "bids": bids, "winner": winner})
@@ -247,8 +270,12 @@ class _Referee:
                 seat.add_cpu("bid", seat.process.cpu_seconds())
         share = self._plan_share(record_size(self._game()))
         for seat in self.seats:
-            if seat.sound:
+            if seat.sound and not self._ended():
                 self._plan(seat, told, share)
+
+    def _ended(self) -> bool:
+        """Whether the game is over before its end: under the Logist platform's rules, at the first fault."""
+        return self.logist and any(not s.sound for s in self.seats)
 
     def _game(self) -> dict[str, Any]:
         """What the record holds of the game before the plans: the match as the seed decides it."""
@@ -261,8 +288,10 @@ class _Referee:
             "companies": [c.to_json() for c in self.companies],
             "tasks": [t.to_json() for t in self.auctioned],
             "auctions": self.auctions,
-            "settlement": SETTLEMENT,
+            "settlement": LOGIST_SETTLEMENT if self.logist else SETTLEMENT,
         }
+        if self.logist:
+            record["rules"] = "logist"
         network = embedded_network(self.topology)
         if network is not None:
             record["network"] = network
@@ -380,7 +409,7 @@ class _Referee:
     def _bid(self, seat: _Seat, task: Task, told: AuctionResultCall | None, payload: bytes) -> float | None:
         if not seat.sound:
             return None
-        asked = self.ask(seat, told, payload, self.timeouts.bid, "bid")
+        asked = self.ask(seat, told, payload, self.timeouts.bid, "bid", task)
         result = None if asked is None else self.account(seat, "bid", task, asked)
         if result is None:
             return None
@@ -395,7 +424,7 @@ class _Referee:
         if problem is not None:
             self.fault(seat, FaultKind.BAD_BID, "bid", task, problem)
             return None
-        return reply.value
+        return _as_played(reply.value, self.scenario.bids == "logist")
 
     def _plan(self, seat: _Seat, told: AuctionResultCall | None, share: int) -> None:
         company = self.companies[seat.index]
@@ -427,6 +456,16 @@ class _Referee:
             self.fault(seat, FaultKind.INVALID_PLAN, "plan", None,
                        f"{len(violations)} violation(s): {shown}{more}",
                        violations=[_clean_violation(v.to_json()) for v in violations[:MAX_VIOLATIONS]])
+
+
+def _as_played(bid: float | None, logist: bool) -> float | None:
+    """A valid bid as the match keeps it: a Java long under the platform's bid rule; else a float,
+    but for the integer ``Long.MAX_VALUE``, kept as it is (it loses: :func:`apdp.game.auction.check_bid`)."""
+    if logist:
+        return as_long(bid)
+    if bid is None or (isinstance(bid, int) and bid == LONG_MAX):
+        return bid
+    return float(bid)
 
 
 def _clean_violation(violation: dict[str, object]) -> dict[str, object]:

@@ -54,6 +54,7 @@ from apdp.game.company import Company
 from apdp.game.fault import Fault
 from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
 from apdp.game.topology import Topology, TopologyError, network_from_json, parse_topology
+from apdp.logist import money
 from apdp.scenario.networks import load_topology
 from apdp.text import clean_text
 
@@ -61,6 +62,8 @@ RECORD_FORMAT = "apdp-record/1"
 #: The settlement rules (see the module's text): a record's ``settlement`` field, absent = "won".
 SETTLEMENT = "delivered"
 OLD_SETTLEMENT = "won"
+#: The Logist platform's settlement (records of ``rules = "logist"``): see :func:`settle_logist`.
+LOGIST_SETTLEMENT = "logist"
 #: Record fields that depend on the machine, not the seed.
 TIMING_FIELDS = ("timing", "sandbox")
 #: Violations of an invalid plan kept in its fault (its message counts them all).
@@ -150,7 +153,11 @@ def settle(
 ) -> dict[str, Any]:
     """The ``result`` of a record: revenue, cost, profit per agent, the winner and the faults
     (``parsed``: as for :func:`costs`), by the record's settlement rule (the module's text): a
-    faulted agent delivers nothing and is paid nothing; it pays for what its recorded plans drive."""
+    faulted agent delivers nothing and is paid nothing; it pays for what its recorded plans drive.
+    A record of the Logist platform's rules is settled by :func:`settle_logist`."""
+    if settlement(record) == LOGIST_SETTLEMENT:
+        return settle_logist(record, topology, companies, [f.agent for f in faults],
+                             [f.to_json() for f in faults], parsed)
     n = len(record["agents"])
     revenue = revenues(record, n, {f.agent for f in faults})
     cost = costs(record, topology, companies, parsed)
@@ -250,3 +257,43 @@ def referee_error(record: dict[str, Any]) -> str | None:
     result = record.get("result")
     error = result.get("referee_error") if isinstance(result, dict) else None
     return None if error is None else str(error)
+
+
+def settle_logist(
+    record: dict[str, Any], topology: Topology, companies: Sequence[Company], faulty: Sequence[int],
+    faults: list[dict[str, Any]], parsed: Sequence[Sequence[VehiclePlan] | None] | None = None,
+) -> dict[str, Any]:
+    """The ``result`` of a match played by the Logist platform's rules.
+
+    A game a fault ended has no figures (the platform wrote none: revenue, cost and profit are 0)
+    and goes to the one agent left without a fault, if there is one (the study's rule). A game
+    played to its end is settled in Java longs (:mod:`apdp.logist.money`): revenue the sum of the
+    winning bids, cost the platform's rounding of units x cost per km, profit their difference; the
+    higher profit wins, equal profits draw. ``wrapped`` lists the agents one of whose figures wrapped
+    around past 2**63 - 1, as on the platform.
+    """
+    n = len(record["agents"])
+    result: dict[str, Any] = {"revenue": [0] * n, "cost": [0] * n, "profit": [0] * n, "winner": None,
+                              "faults": faults}
+    if faulty:
+        sound = [i for i in range(n) if i not in set(faulty)]
+        result["winner"] = sound[0] if len(sound) == 1 else None
+        return result
+    plans_of = parsed if parsed is not None else [None if p is None else plans_from_json(p) for p in record["plans"]]
+    won: list[list[int]] = [[] for _ in range(n)]
+    for auction in record["auctions"]:
+        if auction["winner"] is not None:
+            won[auction["winner"]].append(int(auction["bids"][auction["winner"]]))
+    wrapped = []
+    for i in range(n):
+        plans = plans_of[i]
+        revenue, over_r = money.revenue(won[i])
+        cost, over_c = (0, False) if plans is None else money.company_cost(topology, companies[i].vehicles, plans)
+        profit, over_p = money.profit(revenue, cost)
+        result["revenue"][i], result["cost"][i], result["profit"][i] = revenue, cost, profit
+        if over_r or over_c or over_p:
+            wrapped.append(i)
+    result["winner"] = match_winner(result["profit"], set())
+    if wrapped:
+        result["wrapped"] = wrapped
+    return result

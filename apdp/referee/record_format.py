@@ -135,7 +135,9 @@ class MatchRecord(BaseModel):
     #: The bid rule (:func:`apdp.game.auction.check_bid`): apdp's, or the Logist platform's.
     bids: BidRule = "apdp"
     #: The settlement rule (:mod:`apdp.referee.record`): "delivered", or "won" for older records.
-    settlement: Literal["won", "delivered"] = "won"
+    settlement: Literal["won", "delivered", "logist"] = "won"
+    #: The rules of play (:mod:`apdp.referee.match`): apdp's (absent), or the Logist platform's.
+    rules: Literal["apdp", "logist"] = "apdp"
     identities: list[dict[str, Any]] | None = None
     timing: dict[str, Any] | None = None
     output: list[str] | None = None

@@ -164,7 +164,7 @@ class AgentProcess:
         return self.request(encode_request(call), ((call.expects, timeout),))[0]
 
     def request(self, payload: bytes, calls: Sequence[tuple[Expected, float]], *,
-                defer_short: bool = False) -> list[CallResult]:
+                defer_short: bool = False, shared: bool = False) -> list[CallResult]:
         """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per call, of
         the kind it expects, each within its timeout of the previous reply (the first: of the
         sending); stop at the first fault. Each result carries the CPU seconds used since the previous reading; a call
@@ -172,7 +172,9 @@ class AgentProcess:
         its CPU counts to the next call of the request. With ``defer_short``, a whole request
         shorter than :data:`SHORT_CALL` is not read either: its CPU counts to the next reading
         (a later request's, or :meth:`cpu_seconds`). A reading costs the referee several
-        microseconds, and the kernel counts CPU time in 10 ms ticks.
+        microseconds, and the kernel counts CPU time in 10 ms ticks. With ``shared``, the calls
+        share one limit instead: each reply is awaited until its timeout after the sending (the
+        Logist platform's rule: an auction's result is told within the next call's limit).
 
         A confined agent runs only during its requests: its process group is continued (SIGCONT)
         once the request is in its socket (or as much of it as the socket takes) and stopped
@@ -180,7 +182,7 @@ class AgentProcess:
         time (its match's core) or another match's. The group holds every process the agent
         started: a confined process cannot leave it. (Continued before the request is there, the
         agent would wake twice: to leave its stop, then for the request.)"""
-        return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short)
+        return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short, shared=shared)
 
     def send(self, payload: bytes, timeout: float) -> Sent:
         """The first half of :meth:`request`: send the request, taken within ``timeout``, and
@@ -203,16 +205,17 @@ class AgentProcess:
         return Sent(start)
 
     def receive(self, sent: Sent, calls: Sequence[tuple[Expected, float]], *,
-                defer_short: bool = False) -> list[CallResult]:
+                defer_short: bool = False, shared: bool = False) -> list[CallResult]:
         """The second half of :meth:`request`: the replies to the request ``sent``, each within its
-        timeout of the previous reply (the first: of the sending); then the process is stopped."""
+        timeout of the previous reply (the first: of the sending; with ``shared``, each of the
+        sending); then the process is stopped."""
         if sent.fault is not None:
             return [sent.fault]
         start = sent.start
         results: list[CallResult] = []
         last = len(calls) - 1
         for n, (expected, timeout) in enumerate(calls):
-            result = self._reply(expected, timeout, start)
+            result = self._reply(expected, timeout, start, sent.start if shared else start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
             try:
@@ -315,13 +318,13 @@ class AgentProcess:
             raise BadMessage(f"a reply of more than {MAX_MESSAGE_BYTES} bytes")
         return (header, size) if len(buffer) >= header + size else None
 
-    def _reply(self, expected: Expected, timeout: float, start: float) -> CallResult:
-        """The next reply, awaited until ``start + timeout`` plus :data:`TIME_MARGIN` of it (the
-        process is killed past it) and decoded as ``expected``: a reply outside the schema is a
-        ``bad_reply`` fault."""
+    def _reply(self, expected: Expected, timeout: float, start: float, since: float | None = None) -> CallResult:
+        """The next reply, awaited until ``since + timeout`` (``since``: ``start`` when None) plus
+        :data:`TIME_MARGIN` of it (the process is killed past it) and decoded as ``expected``: a
+        reply outside the schema is a ``bad_reply`` fault. Its seconds count from ``start``."""
         assert self._conn is not None
         try:
-            raw = self._receive(start + timeout * (1 + TIME_MARGIN))
+            raw = self._receive((start if since is None else since) + timeout * (1 + TIME_MARGIN))
             if raw is None:
                 self.kill()
                 took = time.monotonic() - start

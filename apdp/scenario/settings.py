@@ -29,8 +29,8 @@ A scenario is a TOML file (``--scenario file.toml``) whose every field is option
 
 A Logist configuration (``--scenario config/auction.xml``, :mod:`apdp.logist.config`) is read as a
 scenario too: its network, time limits, companies and tasks, drawn as the Logist platform draws them
-(``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``) and
-bids (``bids = "logist"``).
+(``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``),
+bids (``bids = "logist"``) and rules of play (``rules = "logist"``).
 """
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ class VehicleSpec(BaseModel):
     home: str
     capacity: float = Field(gt=0)
     cost_per_km: float = Field(gt=0)
+    #: km/h, as a Logist configuration gives it (its agents may read it; the game does not use it).
+    speed: float | None = Field(None, gt=0)
 
 
 class CompanySpec(BaseModel):
@@ -129,6 +131,12 @@ class Scenario(BaseModel):
     #: Which bids are valid (:func:`apdp.game.auction.check_bid`): ``apdp`` (0 to 1e12) or ``logist``
     #: (the Logist platform's: any Java long, negative included).
     bids: BidRule = "apdp"
+    #: The rules of play: ``apdp``'s own (a faulty agent abstains from then on and the match goes on;
+    #: each call has its own time limit; money in floats) or the Logist platform's (``logist``: the
+    #: first fault ends the game, which goes to the others; an auction's result is told inside the
+    #: time limit of the agent's next call; bids, revenues and costs are Java longs). See
+    #: :mod:`apdp.referee.record`.
+    rules: Literal["apdp", "logist"] = "apdp"
     #: Draw the tasks as the Logist platform does (a Logist configuration's ``<tasks>``); None: apdp's
     #: own draw from ``distribution`` and the match's seed.
     logist_tasks: LogistTasks | None = None
@@ -161,7 +169,7 @@ class Scenario(BaseModel):
                         f"{where}: company {c} vehicle {v} ({vs.name}): home {vs.home!r} is not a "
                         f"city of {topology.name}"
                     )
-                vehicles.append(Vehicle(vs.name, vs.home, vs.capacity, vs.cost_per_km))
+                vehicles.append(Vehicle(vs.name, vs.home, vs.capacity, vs.cost_per_km, vs.speed))
             companies.append(Company(spec.name, tuple(vehicles)))
         return companies
 

@@ -53,9 +53,13 @@ public final class Hooks {
         /**
          * Company {@code id} named {@code name} with {@code vehicles} and the tasks it won, {@code won}
          * (kept, not copied: the host adds to it); its properties are {@code params}, named
-         * "parameter" in errors. Its statistics are its vehicles' totals, none delivered.
+         * "parameter" in errors (null: none yet, as during the platform's setup). Its statistics are
+         * its vehicles' totals, none delivered.
          */
         Agent agent(int id, String name, List<Vehicle> vehicles, TaskSet won, Map<String, String> params);
+
+        /** Make {@code won} (kept, not copied) the tasks {@code agent}, made by {@link #agent}, has won. */
+        void tasks(Agent agent, TaskSet won);
 
         /** An agent's statistics as a history file keeps them: its totals of distance units, cost, reward and tasks. */
         AgentStatistics statistics(String name, long units, long cost, long reward, int tasks);
@@ -64,11 +68,15 @@ public final class Hooks {
     /** The vehicles of apdp's host. */
     public interface Vehicles {
         /**
-         * A vehicle at home that stays there, as {@code new VehicleImpl(...).getInfo()} but for its
-         * colour, {@code rgb}, made into a {@code java.awt.Color} only when asked for (java.awt is slow
-         * to load).
+         * A vehicle that is nowhere yet (its current city is null, as during the platform's setup),
+         * as {@code new VehicleImpl(...).getInfo()} but for its colour, {@code rgb}, made into a
+         * {@code java.awt.Color} only when asked for (java.awt is slow to load). Its speed is in units
+         * (km/h x 1000), as the platform's constructor takes it.
          */
         Vehicle vehicle(int id, String name, int capacity, int costPerKm, City home, long speed, int rgb);
+
+        /** Put {@code vehicle}, made by {@link #vehicle}, in its home city, where it stays. */
+        void home(Vehicle vehicle);
     }
 
     /** Each kind of hook and the class whose static initializer registers it. */

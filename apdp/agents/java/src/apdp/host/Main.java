@@ -57,8 +57,8 @@ public final class Main {
     private static final int FIRST_CREATED_ID = 1000;
     /** The vehicles' colours as RGB (a Color is made only when asked for: java.awt is slow to load). */
     private static final int[] COLORS = {0x0000ff, 0xff0000, 0x00aa00, 0xff8800, 0xaa00aa, 0x00aaaa};
-    /** The vehicles' speed in km/h: the platform configurations' (apdp's scenarios have none). */
-    private static final long SPEED = 220;
+    /** The vehicles' speed in km/h where the referee gives none: the course configurations'. */
+    private static final double SPEED = 220;
     private static final String[] SETTINGS_FILES = {
         "config/settings_auction.xml", "config/settings_default.xml",
         "config\\settings_auction.xml", "config\\settings_default.xml",
@@ -261,9 +261,10 @@ public final class Main {
         for (Object item : list(company.get("vehicles"), "vehicles")) {
             Map<String, Object> v = map(item, "vehicle");
             int k = vehicles.size();
+            Object speed = v.get("speed");
             vehicles.add(made.vehicle(k, String.valueOf(v.get("name")), (int) Math.floor(number(v.get("capacity"))),
-                    (int) Math.round(number(v.get("cost_per_km"))), city(v.get("home")), SPEED,
-                    COLORS[(id * 2 + k) % COLORS.length]));
+                    (int) Math.round(number(v.get("cost_per_km"))), city(v.get("home")),
+                    Measures.kmToUnits(speed == null ? SPEED : number(speed)), COLORS[(id * 2 + k) % COLORS.length]));
         }
         Map<String, String> params = new LinkedHashMap<>();
         Object given = request.get("params");
@@ -273,11 +274,18 @@ public final class Main {
                 params.put(String.valueOf(e.getKey()), value instanceof String ? (String) value : Json.write(value));
             }
         }
-        agent = Hooks.get(Hooks.Agents.class).agent(id, agentName, vehicles, tasksWon, params);
-        Object agents = request.get("agents");
-        installSettings(map(request.get("timeouts"), "timeouts"), agents == null ? 2 : (int) number(agents));
+        // As on the platform, during setup the agent has no tasks yet (null) and its vehicles are
+        // nowhere (their current city is null); then its round begins: no tasks won, vehicles at home.
+        Hooks.Agents agents = Hooks.get(Hooks.Agents.class);
+        agent = agents.agent(id, agentName, vehicles, null, params);
+        Object count = request.get("agents");
+        installSettings(map(request.get("timeouts"), "timeouts"), count == null ? 2 : (int) number(count));
         behavior = newBehavior();
         behavior.setup(topology, distribution, agent);
+        agents.tasks(agent, tasksWon);
+        for (Vehicle v : vehicles) {
+            made.home(v);
+        }
     }
 
     private void readTopology(Map<String, Object> json) {
@@ -308,7 +316,8 @@ public final class Main {
             Map<String, Object> pair = map(item, "pair");
             int a = city(pair.get("pickup")).id;
             int b = city(pair.get("delivery")).id;
-            // a Logist configuration also gives the platform's own (unnormalised) value: agents see that
+            // a Logist configuration also gives the platform's own value; DefaultTaskDistribution scales
+            // each row as the platform does
             Object platform = pair.get("platform_probability");
             probability[a][b] = number(platform != null ? platform : pair.get("probability"));
             weight[a][b] = (int) number(pair.get("weight"));
@@ -418,7 +427,13 @@ public final class Main {
         Long[] bids = new Long[given.size()];
         for (int i = 0; i < bids.length; i++) {
             Object b = given.get(i);
-            bids[i] = b == null ? null : Math.round(number(b));
+            bids[i] = b == null ? null : b instanceof Long ? (Long) b : Math.round(number(b));
+        }
+        if (winner >= 0 && winner < bids.length && bids[winner] != null) {
+            // As on the platform: the task sold is a new Task whose reward is the winning bid, the one
+            // every agent is told of and the winner's TaskSet holds from then on
+            task = new Task(task.id, task.pickupCity, task.deliveryCity, bids[winner], task.weight);
+            tasks.put(task.id, task);
         }
         if (winner == agent.id()) {
             tasksWon.add(task);
@@ -453,15 +468,8 @@ public final class Main {
             throw new IllegalStateException("plan() returned null for vehicle " + v
                     + "; use Plan.EMPTY for a vehicle that does nothing");
         }
-        City at = Hooks.get(Hooks.Plans.class).start(plan);
-        if (v < vehicles.size()) {
-            City home = vehicles.get(v).homeCity();
-            if (at != null && !at.equals(home)) {
-                throw new IllegalStateException("the plan of vehicle " + v + " (" + vehicles.get(v).name()
-                        + ") starts in " + at + ", not at its home city " + home);
-            }
-            at = home;
-        }
+        // The platform never checks a plan's own start city: it drives it from where the vehicle is
+        City at = v < vehicles.size() ? vehicles.get(v).homeCity() : Hooks.get(Hooks.Plans.class).start(plan);
         Steps steps = new Steps(at, out, quotedNames);
         out.append('[');
         for (logist.plan.Action action : plan) {

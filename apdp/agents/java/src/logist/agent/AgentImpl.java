@@ -12,6 +12,7 @@ import java.util.Map;
 
 import apdp.host.Hooks;
 import logist.LogistException;
+import logist.Measures;
 import logist.behavior.AuctionBehavior;
 import logist.behavior.CentralizedBehavior;
 import logist.behavior.DeliberativeBehavior;
@@ -61,6 +62,11 @@ public abstract class AgentImpl implements VehicleController {
                 info.vehicles = Collections.unmodifiableList(vehicles);
                 info.won = won;
                 return info;
+            }
+
+            @Override
+            public void tasks(Agent agent, TaskSet won) {
+                ((Info) agent).won = won;
             }
 
             @Override
@@ -374,11 +380,8 @@ public abstract class AgentImpl implements VehicleController {
             City here = vehicle.getCurrentCity();
             TaskDistribution distribution = context.getTaskDistribution();
             Task offered = null;
-            if (distribution instanceof DefaultTaskDistribution) {
-                DefaultTaskDistribution tasks = (DefaultTaskDistribution) distribution;
-                if (tasks.getRandom().nextDouble() >= distribution.probability(here, null)) {
-                    offered = tasks.createTask(here);
-                }
+            if (distribution instanceof DefaultTaskDistribution) { // one draw: a task, or none (the row's no-task share)
+                offered = ((DefaultTaskDistribution) distribution).createTask(here);
             }
             Action action = behavior.act(vehicle.getInfo(), offered);
             if (action == null) {
@@ -467,7 +470,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public TaskSet getTasks() {
-            return TaskSet.copyOf(won);
+            return won == null ? null : TaskSet.copyOf(won);
         }
 
         @Override
@@ -490,11 +493,11 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public long getTotalCost() {
-            double cost = 0;
+            long cost = 0; // units x cost per km, in long arithmetic, then to km: the platform's sum
             for (Vehicle v : vehicles) {
-                cost += v.getDistance() * v.costPerKm();
+                cost += v.getDistanceUnits() * v.costPerKm();
             }
-            return Math.round(cost);
+            return Math.round(Measures.unitsToKM(cost));
         }
 
         @Override

@@ -97,14 +97,14 @@ public class Parsers {
                 Topology.City city;
                 try {
                     city = topology.parseCity(home);
-                } catch (TopologyException e) {
+                } catch (IllegalArgumentException e) {
                     throw ParserException.badFormat(where + " home", home, "a city of the network");
                 }
                 String color = sets.get("color");
                 vehicles.add(new VehicleImpl(vehicles.size(), vehicle.attributes.get("name"),
                         XMLTag.convert(sets, "capacity", where, Integer.class, 0),
                         XMLTag.convert(sets, "cost-per-km", where, Integer.class, 0), city,
-                        XMLTag.convert(sets, "speed", where, Long.class, 220L),
+                        Measures.kmToUnits(XMLTag.convert(sets, "speed", where, Double.class, 120.0)),
                         color == null ? null : Color.decode(color)));
             }
             companies.add(new Company(company.attributes.get("name"), vehicles));

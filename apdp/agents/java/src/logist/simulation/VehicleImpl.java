@@ -3,6 +3,7 @@ package logist.simulation;
 import java.awt.Color;
 
 import apdp.host.Hooks;
+import logist.Measures;
 import logist.plan.Action;
 import logist.plan.ActionHandler;
 import logist.task.Task;
@@ -15,8 +16,10 @@ import logist.topology.Topology.City;
  * the {@link Vehicle} an agent sees of it (live: it follows the vehicle).
  *
  * <p>The constructor's arguments are the vehicle's id, name, capacity, cost per km, home city,
- * speed in km/h and colour. Agents use a VehicleImpl of their own to simulate (e.g. {@link #setTasks}
- * then {@link #getInfo()}); apdp's host hands agents its own vehicles.
+ * speed in units (km/h x 1000: {@link logist.Measures#kmToUnits}) and colour. A new vehicle is
+ * nowhere (its current city is null) until {@link #beginRound} puts it at home. Agents use a
+ * VehicleImpl of their own to simulate (e.g. {@link #setTasks} then {@link #getInfo()}); apdp's host
+ * hands agents its own vehicles.
  */
 public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> {
 
@@ -25,6 +28,12 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
             @Override
             public Vehicle vehicle(int id, String name, int capacity, int costPerKm, City home, long speed, int rgb) {
                 return new VehicleImpl(id, name, capacity, costPerKm, home, speed, null, rgb).info;
+            }
+
+            @Override
+            public void home(Vehicle vehicle) {
+                VehicleImpl owner = ((Info) vehicle).owner();
+                owner.current = owner.home;
             }
         });
     }
@@ -52,7 +61,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
 
     private VehicleImpl(int id, String name, int capacity, int costPerKm, City home, long speed, Color color,
             Integer rgb) {
-        super(home);
+        super(null); // nowhere until its first round, as on the platform
         this.id = id;
         this.name = name;
         this.capacity = capacity;
@@ -178,6 +187,10 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
 
     /** The live view of this vehicle. */
     private final class Info implements Vehicle {
+        VehicleImpl owner() {
+            return VehicleImpl.this;
+        }
+
         @Override
         public int id() {
             return id;
@@ -200,7 +213,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
 
         @Override
         public double speed() {
-            return speed;
+            return Measures.unitsToKM(speed);
         }
 
         @Override

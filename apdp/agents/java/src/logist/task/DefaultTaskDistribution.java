@@ -8,11 +8,17 @@ import logist.topology.Topology;
 import logist.topology.Topology.City;
 
 /**
- * The distribution of tasks over the ordered pairs of cities: each pair's probability, reward and
- * weight (matrices indexed {@code [pickup id][delivery id]}), and each city's probability of having
- * no task (the reactive exercise's; 0 in apdp's matches). {@link #createTask()} draws a task as the
- * platform draws a configuration's tasks (one {@code nextDouble()} picks a row by subtracting row
- * sums, then a column by adding its values), with this distribution's {@link Random}.
+ * The distribution of tasks over the ordered pairs of cities, as the platform builds it from a
+ * configuration's values: each pair's probability, reward and weight (matrices indexed
+ * {@code [pickup id][delivery id]}), and each city's probability of having no task (the reactive
+ * exercise's; 0 in an auction).
+ *
+ * <p>{@link #probability} is the platform's: a pickup city's values scaled so that its row and its
+ * no-task probability sum to 1 (each value times {@code (1 - noTask) / row sum}, in that order of
+ * operations, so that it is the platform's double to the last bit). {@link #createTask()} draws a
+ * task as the platform draws a configuration's tasks, from the values as given (one
+ * {@code nextDouble()} picks a row by subtracting row sums, then a column by adding its values);
+ * {@link #createTask(City)} walks the scaled row of {@code from}.
  *
  * <p>Tasks created here get ids counting up from 0; in apdp's host, from 1000, clear of the ids of
  * auctioned tasks in any usual match.
@@ -30,7 +36,12 @@ public class DefaultTaskDistribution implements TaskDistribution {
 
     private final Topology topology;
     private final Random random;
+    /** The values as given (what the draw of a configuration's tasks walks). */
+    private final double[][] values;
+    /** Each row scaled as the platform scales it (what an agent is told). */
     private final double[][] probabilities;
+    private final double[] rowSums;
+    private final double total;
     private final double[][] rewards;
     private final double[][] weights;
     private final double[] noTask;
@@ -45,122 +56,107 @@ public class DefaultTaskDistribution implements TaskDistribution {
             double[][] weights, double[] noTask) {
         this.topology = topology;
         this.random = random;
-        this.probabilities = probabilities;
+        this.values = probabilities;
         this.rewards = rewards;
         this.weights = weights;
         this.noTask = noTask;
+        int n = probabilities.length;
+        this.probabilities = new double[n][];
+        this.rowSums = new double[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            double row = 0;
+            for (double p : probabilities[i]) {
+                row += p;
+            }
+            rowSums[i] = row;
+            sum += row;
+            double scale = (1.0 - noTask(i)) / row;
+            double[] scaled = new double[probabilities[i].length];
+            for (int j = 0; j < scaled.length; j++) {
+                scaled[j] = probabilities[i][j] * scale;
+            }
+            this.probabilities[i] = scaled;
+        }
+        this.total = sum;
     }
 
-    /** The pair's probability value; {@code to == null}: the probability {@code from} has no task. */
+    private double noTask(int city) {
+        return noTask == null ? 0.0 : noTask[city];
+    }
+
+    /**
+     * The probability that a task of {@code from} goes to {@code to} (its row scaled, see the class's
+     * comment); {@code to == null}: the probability {@code from} has no task.
+     */
     @Override
     public double probability(City from, City to) {
-        if (from == null) {
-            return 0.0;
-        }
         if (to == null) {
-            return noTask == null ? 0.0 : noTask[from.id];
+            return noTask(from.id);
         }
         return probabilities[from.id][to.id];
     }
 
-    /** The pair's reward, truncated to an int. */
+    /** The pair's reward, truncated to an int (0 when {@code to} is null). */
     @Override
     public int reward(City from, City to) {
-        return (int) rewards[from.id][to.id];
+        return to == null ? 0 : (int) rewards[from.id][to.id];
     }
 
-    /** The pair's weight, truncated to an int. */
+    /** The pair's weight, truncated to an int (0 when {@code to} is null). */
     @Override
     public int weight(City from, City to) {
-        return (int) weights[from.id][to.id];
+        return to == null ? 0 : (int) weights[from.id][to.id];
     }
 
     /**
-     * A task picked up in {@code from}: its delivery city drawn by the row's probabilities (one
-     * {@code nextDouble()}); null when no pair from {@code from} has any probability.
+     * A task picked up in {@code from}: one {@code nextDouble()} walks the cities in order,
+     * subtracting each one's probability, and the first at which it is used up is the delivery;
+     * null when it is not used up (the no-task share). Its id is 0, as on the platform.
      */
     public Task createTask(City from) {
-        double[] row = probabilities[from.id];
-        double sum = 0;
-        for (double p : row) {
-            sum += p;
-        }
-        if (!(sum > 0)) {
-            return null;
-        }
-        double x = random.nextDouble() * sum;
-        int last = -1;
-        for (int j = 0; j < row.length; j++) {
-            if (row[j] > 0) {
-                last = j;
-                x -= row[j];
-                if (x < 0) {
-                    return task(from.id, j);
-                }
+        double x = random.nextDouble();
+        for (City to : topology) {
+            x -= probabilities[from.id][to.id];
+            if (x <= 0.0) {
+                return new Task(0, from, to, (long) (int) rewards[from.id][to.id], (int) weights[from.id][to.id]);
             }
         }
-        return task(from.id, last); // rounding: the last pair with any probability
+        return null;
     }
 
     /** {@code n} tasks drawn with {@link #createTask()}. */
     public TaskSet createTaskSet(int n) {
-        Task[] tasks = new Task[n];
-        for (int i = 0; i < n; i++) {
+        return createTaskSet(new Task[n]);
+    }
+
+    /** Fill {@code tasks} with tasks drawn with {@link #createTask()}, and a set of them. */
+    public TaskSet createTaskSet(Task[] tasks) {
+        for (int i = 0; i < tasks.length; i++) {
             tasks[i] = createTask();
         }
         return TaskSet.create(tasks);
     }
 
-    /** A set of {@code tasks}. */
-    public TaskSet createTaskSet(Task[] tasks) {
-        return TaskSet.create(tasks);
-    }
-
     /** A task drawn as the platform draws a configuration's tasks (see the class's comment). */
     public Task createTask() {
-        int n = probabilities.length;
-        double[] sums = new double[n];
-        double total = 0;
-        for (int i = 0; i < n; i++) {
-            double s = 0;
-            for (double p : probabilities[i]) {
-                s += p;
-            }
-            sums[i] = s;
-            total += s;
-        }
         if (!(total > 0)) {
             throw new IllegalStateException("the distribution gives no pair of cities a probability");
         }
         double x = random.nextDouble() * total;
-        int row = -1;
+        int n = values.length;
         for (int i = 0; i < n; i++) {
-            x -= sums[i];
+            x -= rowSums[i];
             if (x < 0) {
-                row = i;
                 for (int j = 0; j < n; j++) {
-                    x += probabilities[i][j];
+                    x += values[i][j];
                     if (x >= 0) {
                         return task(i, j);
                     }
                 }
-                break;
             }
         }
-        if (row < 0) { // rounding: the last row with any probability
-            for (int i = 0; i < n; i++) {
-                if (sums[i] > 0) {
-                    row = i;
-                }
-            }
-        }
-        int column = -1;
-        for (int j = 0; j < n; j++) {
-            if (probabilities[row][j] > 0) {
-                column = j;
-            }
-        }
-        return task(row, column);
+        throw new AssertionError("no task was drawn");
     }
 
     /** The generator this distribution draws with. */
@@ -170,7 +166,7 @@ public class DefaultTaskDistribution implements TaskDistribution {
 
     private Task task(int from, int to) {
         List<City> cities = topology.cities();
-        return new Task(nextId++, cities.get(from), cities.get(to), (long) (int) rewards[from][to],
+        return new Task(nextId++, cities.get(from), cities.get(to), (long) rewards[from][to],
                 (int) weights[from][to]);
     }
 }

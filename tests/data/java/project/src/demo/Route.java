@@ -17,7 +17,7 @@ final class Route {
 
     Route(Vehicle vehicle) {
         this.vehicle = vehicle;
-        this.end = vehicle.getCurrentCity();
+        this.end = vehicle.homeCity();
     }
 
     boolean isEmpty() {

@@ -60,7 +60,7 @@ public class Thorough implements AuctionBehavior {
         checkSettings();
         checkTopology();
         for (Vehicle v : agent.vehicles()) {
-            require(v.getCurrentCity().equals(v.homeCity()), "vehicle away from home");
+            require(v.getCurrentCity() == null, "a vehicle is somewhere during setup (the platform's are nowhere yet)");
             require(v.getCurrentTasks().isEmpty() && v.getCurrentTasks().size() == 0, "vehicle loaded");
             require(v.capacity() > 0 && v.costPerKm() > 0 && v.speed() > 0, "vehicle numbers");
             Color color = v.color();
@@ -69,8 +69,8 @@ public class Thorough implements AuctionBehavior {
             System.out.println("vehicle " + v.id() + " " + v.name() + " at " + v.homeCity());
             routes.add(new Route(v));
         }
-        won = agent.getTasks();
-        require(won.isEmpty(), "tasks before the first auction");
+        require(agent.getTasks() == null, "tasks during setup (the platform's agent has none until its round)");
+        won = TaskSet.noneOf(TaskSet.create(new Task[0]));
         DefaultTaskDistribution sampler = (DefaultTaskDistribution) distribution;
         double pairs = 0;
         for (int k = 0; k < rounds; k++) {
@@ -180,7 +180,9 @@ public class Thorough implements AuctionBehavior {
 
     @Override
     public void auctionResult(Task previous, int winner, Long[] bids) {
-        require(previous == lastAsked, "auctionResult got another Task object than askPrice");
+        // as on the platform: a task sold is told as a new Task whose reward is the winning bid
+        require(previous.id == lastAsked.id && (winner < 0 ? previous == lastAsked
+                : previous != lastAsked && previous.reward == bids[winner]), "auctionResult's task");
         require(bids.length >= 2 && (winner < 0 || bids[winner] != null), "bids");
         if (winner == agent.id()) {
             require(bids[agent.id()] != null, "won without a bid");
