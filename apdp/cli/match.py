@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
 
 def _money(x: float | None) -> str:
-    return "-" if x is None else f"{x:,.1f}"
+    """A bid or a figure: a whole number (a Java long, under the platform's rules) as it is."""
+    if x is None:
+        return "-"
+    return f"{x:,}" if isinstance(x, int) else f"{x:,.1f}"
 
 
 def labels(names: list[str]) -> list[str]:
@@ -46,6 +49,10 @@ def _print_result(record: dict[str, Any]) -> None:
             f"{name.ljust(width)}  {_money(result['revenue'][i]):>12}  {_money(result['cost'][i]):>12}"
             f"  {_money(result['profit'][i]):>12}  {shown or '-'}"
         )
+    for i in result.get("wrapped", []):
+        typer.echo(f"{names[i]}: a figure went past 2**63 - 1 and wrapped around, as a Java long does on the platform")
+    if record.get("rules") == "logist" and result["faults"]:
+        typer.echo("the first fault ended the game (the Logist platform's rule): no figures; it goes to the others")
     w = result["winner"]
     if w is not None:
         typer.echo(f"\nwinner: {names[w]} (company {w})")

@@ -11,13 +11,19 @@ import heapq
 from apdp.game.topology import Topology
 
 
+def road_units(km: float) -> int:
+    """A road's length in the platform's units: km x 1000, truncated (as its topology reader does)."""
+    return int(km * 1000)
+
+
 def platform_distances(topology: Topology) -> list[list[float]]:
-    """Shortest distances in km as the platform computes them: on integer units of km x 1000."""
+    """Shortest distances in km as the platform computes them: on integer units of km x 1000 (each
+    road's length truncated to whole units)."""
     n = len(topology.cities)
     index = topology.index
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for road in topology.roads:
-        units = round(road.distance * 1000)
+        units = road_units(road.distance)
         edges[index[road.a]].append((index[road.b], units))
         edges[index[road.b]].append((index[road.a], units))
     out = []

@@ -13,10 +13,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 from apdp.game.company import Vehicle
 from apdp.game.plan import Action, Move
 from apdp.game.topology import Topology
+from apdp.logist.distances import road_units
 
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
@@ -28,19 +30,15 @@ def wrap(value: int) -> int:
 
 
 def java_round(value: float) -> int:
-    """Java's ``Math.round(double)``: the nearest whole number, halves up, held within a long."""
+    """Java's ``Math.round(double)``: the nearest whole number, halves up (exactly: the double
+    0.49999999999999994 rounds to 0), held within a long."""
     if math.isnan(value):
         return 0
     if value >= 2.0**63:
         return LONG_MAX
     if value <= -(2.0**63):
         return LONG_MIN
-    return math.floor(value + 0.5)
-
-
-def road_units(km: float) -> int:
-    """A road's length in the platform's units: km x 1000, truncated (as its topology reader does)."""
-    return int(km * 1000)
+    return math.floor(Fraction(value) + Fraction(1, 2))
 
 
 def plan_units(topology: Topology, vehicle: Vehicle, plan: Sequence[Action]) -> int:

@@ -194,12 +194,12 @@ class _Referee:
         if self.logist:  # the result is told within this call's limit: one limit for both
             results = seat.process.request(payload, (("ack", timeout), (phase, timeout)), defer_short=defer,
                                            shared=True)
-            first = results[0]
-            if first.fault is not None and first.fault.kind == FaultKind.TIMEOUT:
-                first.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this {phase} "
-                                        f"took more than {timeout:g} s together (stopped): the platform tells an "
-                                        f"auction's result within the time limit of the next call")
-            if self.account(seat, phase, task, first) is None:
+            for result in results:
+                if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
+                    result.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this "
+                                             f"{phase} took more than {timeout:g} s together (stopped): the platform "
+                                             "tells an auction's result within the time limit of the next call")
+            if self.account(seat, phase, task, results[0]) is None:
                 return None
             return results[1]
         results = seat.process.request(payload, (("ack", self.timeouts.bid), (phase, timeout)), defer_short=defer)
