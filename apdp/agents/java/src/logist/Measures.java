@@ -13,9 +13,9 @@ public class Measures {
     public Measures() {
     }
 
-    /** {@code km} in distance units, rounded to the nearest unit. */
+    /** {@code km} in distance units, truncated toward zero as the platform does (1.9999 km is 1999 units). */
     public static long kmToUnits(double km) {
-        return Math.round(km * DISTANCE_UNITS_PER_KM);
+        return (long) (km * DISTANCE_UNITS_PER_KM);
     }
 
     /** {@code units} in km. */

@@ -32,7 +32,7 @@ public final class Hooks {
 
     /** A network's name. */
     public interface Topologies {
-        /** Name {@code topology} (its {@code toString()}). */
+        /** Name {@code topology}, as its errors call it (its {@code toString()} lists its cities). */
         void name(Topology topology, String name);
     }
 

@@ -56,39 +56,65 @@ public class XMLTag {
     /**
      * {@code values.get(key)} converted to {@code type} (see {@link #convert(String, Object, Class)}),
      * or {@code defaultValue} when there is no such key; {@code where} names the values in errors.
+     * No such key and no default (null): a ParserException, as on the platform.
      */
     public static <T> T convert(Map<String, String> values, String key, Object where, Class<? extends T> type,
             T defaultValue) throws ParserException {
         String value = values == null ? null : values.get(key);
         if (value == null) {
+            if (defaultValue == null) {
+                throw ParserException.missingSet(key, where);
+            }
             return defaultValue;
         }
         return convert(value, where + ": " + key, type);
     }
 
     /**
-     * {@code value} converted to {@code type}: a String (as it is); a number, boolean or character
-     * (primitive or boxed; surrounding spaces ignored; an integer type also takes a whole decimal
-     * such as {@code 3.0}; a boolean is true for {@code true} in any case, else false); an enum constant (by name, in any case); a {@code java.awt.Color}
-     * ({@code #rrggbb}); else any type with a static {@code valueOf(String)} or a constructor from a
-     * String. ParserException when it does not convert.
+     * {@code value} converted to {@code type}. The platform's types convert as the platform converts
+     * them: a String as it is (not empty); an Integer or a Long by {@code decode} (decimal,
+     * {@code 0x} or {@code #} hexadecimal, {@code 0} octal; no spaces, no fraction); a Double by
+     * {@code Double.parseDouble}; a Boolean true for {@code true} in any case, else false (no
+     * spaces); a {@code java.awt.Color} by {@code Color.decode} ({@code #rrggbb}); a File by its
+     * path. apdp converts more types, which the platform refuses: primitive types as their boxes,
+     * other numbers and a character (spaces ignored; a short or byte also takes a whole decimal such
+     * as {@code 3.0}), an enum constant (by name, in any case), else any type with a static
+     * {@code valueOf(String)} or a constructor from a String. ParserException when it does not
+     * convert.
      */
     @SuppressWarnings("unchecked")
     public static <T> T convert(String value, Object where, Class<? extends T> type) throws ParserException {
         Class<?> boxed = box(type);
         String text = value.trim();
         try {
-            if (boxed == String.class || boxed == Object.class || boxed == CharSequence.class) {
+            if (boxed == String.class) {
+                if (value.isEmpty()) {
+                    throw ParserException.badFormat(String.valueOf(where), "\"\"", "a (non-empty) String");
+                }
                 return (T) value;
             }
-            if (boxed == Integer.class || boxed == Long.class || boxed == Short.class || boxed == Byte.class) {
+            if (boxed == Object.class || boxed == CharSequence.class) {
+                return (T) value;
+            }
+            if (boxed == Integer.class) {
+                return (T) Integer.decode(value);
+            }
+            if (boxed == Long.class) {
+                return (T) Long.decode(value);
+            }
+            if (boxed == Double.class) {
+                return (T) Double.valueOf(Double.parseDouble(value));
+            }
+            if (boxed == Boolean.class) {
+                return (T) Boolean.valueOf(Boolean.parseBoolean(value));
+            }
+            if (boxed == File.class) {
+                return (T) new File(value);
+            }
+            if (boxed == Short.class || boxed == Byte.class) {
                 long whole = integral(text);
                 Object out; // not a ?: chain, which would promote every branch to Long
-                if (boxed == Integer.class) {
-                    out = Math.toIntExact(whole);
-                } else if (boxed == Long.class) {
-                    out = whole;
-                } else if (boxed == Short.class) {
+                if (boxed == Short.class) {
                     if (whole != (short) whole) {
                         throw new ArithmeticException("out of range");
                     }
@@ -101,14 +127,8 @@ public class XMLTag {
                 }
                 return (T) out;
             }
-            if (boxed == Double.class) {
-                return (T) Double.valueOf(text);
-            }
             if (boxed == Float.class) {
                 return (T) Float.valueOf(text);
-            }
-            if (boxed == Boolean.class) {
-                return (T) Boolean.valueOf(text); // as Java reads it: true in any case, anything else false
             }
             if (boxed == Character.class) {
                 if (text.length() != 1) {
@@ -125,7 +145,7 @@ public class XMLTag {
                 throw new IllegalArgumentException("no such constant");
             }
             if (boxed.getName().equals("java.awt.Color")) { // by name: java.awt is slow to load
-                return (T) boxed.getMethod("decode", String.class).invoke(null, text);
+                return (T) boxed.getMethod("decode", String.class).invoke(null, value);
             }
             for (Method m : boxed.getMethods()) {
                 if (m.getName().equals("valueOf") && Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == 1
@@ -137,6 +157,8 @@ public class XMLTag {
             return (T) make.newInstance(text);
         } catch (InvocationTargetException e) {
             throw ParserException.badFormat(String.valueOf(where), value, "a " + type.getSimpleName());
+        } catch (ParserException e) {
+            throw e;
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw ParserException.badFormat(String.valueOf(where), value, "a " + type.getSimpleName());
         }

@@ -13,7 +13,7 @@ public abstract class Action {
     Action() {
     }
 
-    /** The action in words, with the whole task or city: e.g. {@code Move to Lyon}. */
+    /** The action in words, with the whole task: e.g. {@code Pickup (Task 0, 3 kg, 1234 CHF, Paris -> Lyon)}. */
     public abstract String toLongString();
 
     /** Hand this action to {@code handler}: its {@code moveTo}, {@code pickup} or {@code deliver}. */
@@ -41,10 +41,10 @@ public abstract class Action {
             return "Move (" + destination + ")";
         }
 
-        /** {@code Move to Lyon}. */
+        /** As {@link #toString()}: {@code Move (Lyon)}. */
         @Override
         public String toLongString() {
-            return "Move to " + destination;
+            return toString();
         }
     }
 
@@ -93,16 +93,16 @@ public abstract class Action {
             return handler.deliver(task);
         }
 
-        /** {@code Delivery (Task 0)}. */
+        /** {@code Deliver (Task 0)} (the platform's word). */
         @Override
         public String toString() {
-            return "Delivery (Task " + task.id + ")";
+            return "Deliver (Task " + task.id + ")";
         }
 
-        /** {@code Delivery (Task 0, 3 kg, 1234 CHF, Paris -> Marseille)}. */
+        /** {@code Deliver (Task 0, 3 kg, 1234 CHF, Paris -> Marseille)}. */
         @Override
         public String toLongString() {
-            return "Delivery " + task;
+            return "Deliver " + task;
         }
     }
 }

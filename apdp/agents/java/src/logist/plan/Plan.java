@@ -56,10 +56,10 @@ public class Plan implements Iterable<Action> {
         return actions + ", " + totalDistance();
     }
 
-    /** Add {@code action} at the end (IllegalStateException once sealed). */
+    /** Add {@code action} at the end (UnsupportedOperationException once sealed, as on the platform). */
     public void append(Action action) {
         if (sealed) {
-            throw new IllegalStateException(this == EMPTY ? "Plan.EMPTY cannot be changed; create a new Plan"
+            throw new UnsupportedOperationException(this == EMPTY ? "Plan.EMPTY cannot be changed; create a new Plan"
                     : "this plan is sealed and cannot be changed");
         }
         if (action == null) {

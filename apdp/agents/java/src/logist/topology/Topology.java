@@ -5,11 +5,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
 
 import apdp.host.Hooks;
 
@@ -58,10 +60,18 @@ public class Topology implements Iterable<Topology.City> {
             return other instanceof City && ((City) other).id == id && ((City) other).topology == topology;
         }
 
-        /** The city's id. */
+        /**
+         * The platform's hash of a city: 5581, then for each of its id, x, y and its name's hash in
+         * turn, times 33 plus that value (int arithmetic). A HashMap or HashSet of cities iterates
+         * in the order it gives, as on the platform.
+         */
         @Override
         public int hashCode() {
-            return id;
+            int hash = 5581;
+            for (int part : new int[] {id, xPos, yPos, name.hashCode()}) {
+                hash = 33 * hash + part;
+            }
+            return hash;
         }
 
         /** The city's name. */
@@ -70,7 +80,7 @@ public class Topology implements Iterable<Topology.City> {
             return name;
         }
 
-        /** The cities one road away, in the order of the network's roads (unmodifiable). */
+        /** The cities one road away, in the platform's order (see {@link Topology#Topology}; unmodifiable). */
         public List<City> neighbors() {
             return neighborsView;
         }
@@ -162,6 +172,31 @@ public class Topology implements Iterable<Topology.City> {
         }
     }
 
+    /** A road between two cities (by id), either way: hashed as the platform hashes its roads. */
+    private static final class Road {
+        final int from;
+        final int to;
+
+        Road(int from, int to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof Road)) {
+                return false;
+            }
+            Road r = (Road) other;
+            return (from == r.from && to == r.to) || (from == r.to && to == r.from);
+        }
+
+        @Override
+        public int hashCode() {
+            return from ^ to;
+        }
+    }
+
     /** Queue entries {distance, city} by distance, then city (a class, not a lambda: faster to start). */
     private static final class ByDistance implements Comparator<long[]> {
         static final ByDistance INSTANCE = new ByDistance();
@@ -179,6 +214,13 @@ public class Topology implements Iterable<Topology.City> {
     private final long[][] units;
     private final int[][] previous;
 
+    /**
+     * The network of {@code builder}'s cities and roads. The platform keeps a network's roads in a
+     * {@code java.util.HashSet}, a road hashing as the exclusive or of its cities' ids, and lists
+     * each city's neighbours in the order it iterates over that set; so does apdp (same hash, same
+     * order of insertion, the same JDK class), so that {@link City#neighbors()}, and what
+     * {@link City#randomNeighbor} draws, are the platform's.
+     */
     private Topology(Builder builder) {
         int n = builder.names.size();
         for (int i = 0; i < n; i++) {
@@ -191,20 +233,24 @@ public class Topology implements Iterable<Topology.City> {
         for (long[] row : road) {
             Arrays.fill(row, -1);
         }
+        Set<Road> roads = new HashSet<>();
         for (long[] route : builder.routes) {
-            City a = cities.get((int) route[0]);
-            City b = cities.get((int) route[1]);
+            int a = (int) route[0];
+            int b = (int) route[1];
             if (a == b) {
                 continue;
             }
-            if (road[a.id][b.id] < 0) {
-                a.neighbors.add(b);
-                b.neighbors.add(a);
+            roads.add(new Road(a, b));
+            if (road[a][b] < 0 || route[2] < road[a][b]) {
+                road[a][b] = route[2];
+                road[b][a] = route[2];
             }
-            if (road[a.id][b.id] < 0 || route[2] < road[a.id][b.id]) {
-                road[a.id][b.id] = route[2];
-                road[b.id][a.id] = route[2];
-            }
+        }
+        for (Road r : roads) {
+            City a = cities.get(r.from);
+            City b = cities.get(r.to);
+            a.neighbors.add(b);
+            b.neighbors.add(a);
         }
         units = new long[n][];
         previous = new int[n][];
@@ -300,10 +346,10 @@ public class Topology implements Iterable<Topology.City> {
         return citiesView.iterator();
     }
 
-    /** The network's name (apdp: its name in the match, e.g. {@code france}). */
+    /** The cities in brackets, as the platform writes a network: {@code [Brest, Le Havre, Paris]}. */
     @Override
     public String toString() {
-        return name;
+        return cities.toString();
     }
 
     /** The cities, in the network's order (unmodifiable). */
@@ -326,11 +372,11 @@ public class Topology implements Iterable<Topology.City> {
         return city != null && city.topology == this;
     }
 
-    /** The city called {@code name}; a TopologyException when there is none. */
+    /** The city called {@code name}; an IllegalArgumentException (as on the platform) when there is none. */
     public City parseCity(String name) {
         City city = byName.get(name);
         if (city == null) {
-            throw new TopologyException("no city named " + name + " in " + this.name);
+            throw new IllegalArgumentException("no city named " + name + " in " + this.name);
         }
         return city;
     }
