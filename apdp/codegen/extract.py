@@ -20,35 +20,84 @@ class NoAgentError(ExtractError):
     """The reply's code blocks define no subclass of ``apdp.Agent``."""
 
 
-# An opening fence (``` or ~~~, optional language tag) up to the matching closing fence, or the end
-# of the reply when a long answer was cut off before its closing fence.
-_FENCE = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<body>.*?)"
-    r"(?:^[ \t]*(?P=fence)[ \t]*$|\Z)",
+#: An opening fence (``` or ~~~, optional language tag) up to the matching closing fence, or the end
+#: of the reply when a long answer was cut off before its closing fence. The opening line's parts are
+#: possessive (``*+``): a line with no newline after it fails at once, instead of trying every split
+#: of its fence, tag and rest (quadratic in the line's length). Shared with :mod:`apdp.codegen.java`.
+FENCE = re.compile(
+    r"^[ \t]*+(?P<fence>`{3,}+|~{3,}+)[ \t]*+(?P<lang>[\w+.-]*+)[^\n]*+\n(?P<body>.*?)"
+    r"(?:^[ \t]*+(?P=fence)[ \t]*+$|\Z)",
     re.DOTALL | re.MULTILINE,
 )
 _PYTHON_TAGS = {"", "python", "py", "python3", "py3"}
-_AGENT_CLASS = re.compile(r"^class\s+\w+\s*\([^)]*\bAgent\b[^)]*\)\s*:", re.MULTILINE)
+#: Longest code the host parses to look for an agent class (the parent source's cap,
+#: :data:`apdp.codegen.parent.MAX_SOURCE_BYTES`, is as large): a syntax tree takes about 400 times its
+#: source in memory (2 MiB of statements took 840 MB and 5 s), and longer code is judged by the text
+#: search, as code that does not parse is.
+PARSE_CHARS = 256 * 1024
+#: ``class NAME(`` at the start of a line, and the word ``Agent``: code that does not parse defines an
+#: agent when a class's parentheses (up to the first ``)``, then ``:``) hold that word.
+_CLASS_OPEN = re.compile(r"^class\s++\w++\s*+\(", re.MULTILINE)
+_AGENT_WORD = re.compile(r"\bAgent\b")
+_CLOSE = re.compile(r"\)")
+_CLOSE_COLON = re.compile(r"\)\s*+:")
+
+
+class NextMatch:
+    """The first match of ``pattern`` in ``text`` at or after a position, asked for positions that
+    never decrease: the answer is kept until a position passes it, so that the whole text is read
+    about once however many positions ask (a search from each would read it again each time, which
+    is quadratic; issue 32)."""
+
+    def __init__(self, pattern: re.Pattern[str], text: str) -> None:
+        self.pattern, self.text, self.found = pattern, text, -1
+
+    def __call__(self, pos: int) -> int:
+        """The start of the first match at or after ``pos``; ``len(text)`` when there is none."""
+        if self.found < pos:
+            match = self.pattern.search(self.text, pos)
+            self.found = match.start() if match else len(self.text)
+        return self.found
 
 
 def code_blocks(reply: str) -> list[str]:
     """Bodies of the fenced code blocks tagged as Python (or untagged), in order."""
-    return [m.group("body") for m in _FENCE.finditer(reply) if m.group("lang").lower() in _PYTHON_TAGS]
+    return [m.group("body") for m in FENCE.finditer(reply) if m.group("lang").lower() in _PYTHON_TAGS]
 
 
 def defines_agent(code: str) -> bool:
     """Whether ``code`` defines a class deriving from ``Agent`` (``apdp.Agent`` or imported name).
 
     (A chain of subclasses always starts with one such class.) Code with a syntax error is judged
-    by a plain text search, so that the check can report the error.
+    by a plain text search, so that the check can report the error; so is code longer than
+    :data:`PARSE_CHARS`, whose syntax tree the host does not build.
     """
+    if len(code) > PARSE_CHARS:
+        return _names_agent(code)
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # nested too deeply for the parser, too
-        return _AGENT_CLASS.search(code) is not None
+        return _names_agent(code)
     return any(
         _base_name(base) == "Agent" for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
     )
+
+
+def _names_agent(code: str) -> bool:
+    """Whether a line of ``code`` starts ``class NAME(...Agent...):`` (the parentheses up to their
+    first ``)``), in one pass: each class's ``)`` and the next ``Agent`` after it are found once for
+    all the classes before them."""
+    close, agent = NextMatch(_CLOSE, code), NextMatch(_AGENT_WORD, code)
+    closed_at, colon = -1, False
+    for opened in _CLASS_OPEN.finditer(code):
+        end = close(opened.end())
+        if end == len(code):
+            return False  # no ")" after this class, nor after any later one
+        if end != closed_at:
+            closed_at, colon = end, _CLOSE_COLON.match(code, end) is not None
+        if colon and agent(opened.end()) + len("Agent") <= end:
+            return True
+    return False
 
 
 def _base_name(base: ast.expr) -> str | None:
@@ -78,6 +127,8 @@ def extract_agent_code(reply: str) -> str:
 
 
 def _looks_like_python(text: str) -> bool:
+    if len(text) > PARSE_CHARS:
+        return False  # a reply this long is taken from its fences only
     try:
         ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -8,11 +8,12 @@ reported back to the model like any other fault.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from apdp.agents.provenance import Provenance
-from apdp.codegen.extract import ExtractError, NoAgentError, NoCodeError
+from apdp.codegen.extract import FENCE, ExtractError, NextMatch, NoAgentError, NoCodeError
 from apdp.codegen.ingest import IngestedAgent, agent_path, ingest_code, refuse_shadowing
 from apdp.codegen.prompts import Prompt, render
 from apdp.errors import UserError
@@ -22,13 +23,10 @@ from apdp.scenario import Limits, Timeouts
 JAVA_TEMPLATE = (Path(__file__).resolve().parent.parent / "agents" / "java" / "template" / "template"
                  / "AuctionTemplate.java")
 
-_FENCE = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<body>.*?)"
-    r"(?:^[ \t]*(?P=fence)[ \t]*$|\Z)",
-    re.DOTALL | re.MULTILINE,
-)
 _JAVA_TAGS = {"", "java"}
-_PACKAGE = re.compile(r"^\s*package\s+(?P<name>[^;]*);", re.MULTILINE)
+#: The word ``package`` first on its line (after white space), and the white space after it; the name
+#: runs to the first ``;``.
+_PACKAGE = re.compile(r"^[^\S\n]*+package\s++", re.MULTILINE)
 #: Comments, string and text-block literals and character literals, to be blanked before parsing.
 _NOT_CODE = re.compile(
     r"//[^\n]*"  # a line comment
@@ -46,10 +44,22 @@ _KEYWORDS = frozenset([
     "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
     "throw", "throws", "transient", "try", "void", "volatile", "true", "false", "null", "_",
 ])
-_AGENT_CLASS = re.compile(
-    r"^[ \t]*(?P<modifiers>(?:(?:public|final|abstract)\s+)*)class\s+(?P<name>[A-Za-z_$][\w$]*)"
-    r"[^{;]*?\bimplements\b[^{;]*?\bAuctionBehavior\b", re.MULTILINE,
+#: A class's header is ``class NAME``, first on its line or after modifiers (public, final, abstract,
+#: each followed by white space) the first of which is first on its line. Scanned as runs of modifiers
+#: (``chain``), with or without ``class NAME`` after them, and ``class NAME`` alone, each character in
+#: one run: a run that does not end in a header is passed over once, not again from each of its lines
+#: (which was quadratic; issue 32). ``lead``: the run starts its line.
+_HEADER = re.compile(
+    r"(?P<lead>^[ \t]*+)?(?P<chain>(?:(?:public|final|abstract)\s++)++)"
+    r"(?:class(?=\s++(?P<name>[A-Za-z_$][\w$]*+)))?"
+    r"|(?P<alone>^[ \t]*+)?class(?=\s++(?P<alone_name>[A-Za-z_$][\w$]*+))",
+    re.MULTILINE,
 )
+_MODIFIER = re.compile(r"(public|final|abstract)(\s+)")
+#: After a header's name, before its first ``{`` or ``;``: ``implements``, then ``AuctionBehavior``.
+_STOP = re.compile(r"[{;]")
+_IMPLEMENTS = re.compile(r"\bimplements\b")
+_BEHAVIOR = re.compile(r"\bAuctionBehavior\b")
 
 
 def java_prompt(strategy: str) -> Prompt:
@@ -74,7 +84,7 @@ def java_prompt(strategy: str) -> Prompt:
 
 def java_blocks(reply: str) -> list[str]:
     """Bodies of the fenced code blocks tagged as Java (or untagged), in order."""
-    return [m.group("body") for m in _FENCE.finditer(reply) if m.group("lang").lower() in _JAVA_TAGS]
+    return [m.group("body") for m in FENCE.finditer(reply) if m.group("lang").lower() in _JAVA_TAGS]
 
 
 def code_only(code: str) -> str:
@@ -95,18 +105,66 @@ def agent_class(code: str) -> tuple[str, str] | None:
     part a letter, ``_`` or ``$`` then letters, digits, ``_`` or ``$``): the two become the agent's
     source path, which must stay inside its folder."""
     bare = code_only(code)
-    found = list(_AGENT_CLASS.finditer(bare))
+    found = _agent_classes(bare)
     if not found:
         return None
-    chosen = next((m for m in found if "public" in m.group("modifiers")), found[0])
-    package = _PACKAGE.search(bare)
-    dotted = re.sub(r"\s+", "", package.group("name")) if package else ""
-    if package and not _java_name(dotted):
-        raise ExtractError(f"the code's package declaration {package.group('name').strip()[:80]!r} is not a "
+    name = next((name for name, public in found if public), found[0][0])
+    package = _package(bare)
+    dotted = re.sub(r"\s+", "", package) if package is not None else ""
+    if package is not None and not _java_name(dotted):
+        raise ExtractError(f"the code's package declaration {package.strip()[:80]!r} is not a "
                            "Java package name; use names such as 'agents.mine'")
-    if not _java_name(chosen.group("name")):
-        raise ExtractError(f"the agent class's name {chosen.group('name')!r} is a Java keyword; rename the class")
-    return (dotted, chosen.group("name"))
+    if not _java_name(name):
+        raise ExtractError(f"the agent class's name {name!r} is a Java keyword; rename the class")
+    return (dotted, name)
+
+
+def _package(bare: str) -> str | None:
+    """The name of the first ``package`` declaration of ``bare`` (up to its ``;``), if any."""
+    start = _PACKAGE.search(bare)
+    end = bare.find(";", start.end()) if start else -1
+    return bare[start.end():end] if start and end >= 0 else None
+
+
+def _headers(bare: str) -> Iterator[tuple[int, int, str, bool]]:
+    """Each class header of ``bare``: where its ``class`` starts, where its name ends, the name, and
+    whether ``public`` is among its modifiers."""
+    for run in _HEADER.finditer(bare):
+        if run.group("chain") is None:
+            if run.group("alone") is not None:
+                yield (run.start() + len(run.group("alone")), run.end("alone_name"), run.group("alone_name"), False)
+            continue
+        if run.group("name") is None:
+            continue
+        first, public = run.group("lead") is not None, False  # first: a modifier so far starts its line
+        for modifier in _MODIFIER.finditer(run.group("chain")):
+            public = public or (first and modifier.group(1) == "public")
+            first = first or _ends_line(modifier.group(2))
+        if first:  # the header starts at a modifier first on its line, or at `class` itself
+            yield (run.end() - len("class"), run.end("name"), run.group("name"), public)
+
+
+def _ends_line(space: str) -> bool:
+    """Whether white space ``space`` holds a newline followed by nothing but spaces and tabs."""
+    return "\n" in space and not space[space.rindex("\n") + 1:].strip(" \t")
+
+
+def _agent_classes(bare: str) -> list[tuple[str, bool]]:
+    """The classes of ``bare`` whose header says ``implements ... AuctionBehavior`` before its first
+    ``{`` or ``;``, with whether each is public; one pass over the text (a header that reads through
+    a later one, up to its ``AuctionBehavior``, hides it)."""
+    stop, implements, behavior = NextMatch(_STOP, bare), NextMatch(_IMPLEMENTS, bare), NextMatch(_BEHAVIOR, bare)
+    found: list[tuple[str, bool]] = []
+    read_to = 0
+    for start, name_end, name, public in _headers(bare):
+        if start < read_to:
+            continue
+        said = implements(name_end) + len("implements")
+        end = behavior(said) + len("AuctionBehavior") if said <= len(bare) else len(bare) + 1
+        if end <= stop(name_end):
+            found.append((name, public))
+            read_to = end
+    return found
 
 
 def extract_java_agent(reply: str) -> str:

@@ -296,13 +296,17 @@ class _Session:
         self.say(f"the improvement failed its check; restored the agent of round {p.round}")
 
 
-_MARKDOWN_BLOCK = re.compile(r"^```+[ \t]*(?:markdown|md)?[ \t]*\n(.*)\n```+[ \t]*$", re.S | re.M)
+#: A markdown block: its first opening fence, then everything up to the reply's last closing fence.
+#: Two steps, each one pass (one pattern searched again from every opening line was quadratic).
+_MARKDOWN_OPEN = re.compile(r"^```++[ \t]*+(?:markdown|md)?[ \t]*+\n", re.M)
+_MARKDOWN_BODY = re.compile(r"(?P<body>.*)\n```++[ \t]*+$", re.S | re.M)
 
 
 def optimised_prompt(reply: str) -> str:
     """The prompt a GEN model wrote: its fenced markdown block, else the whole reply."""
-    match = _MARKDOWN_BLOCK.search(reply)
-    text = (match.group(1) if match else reply).strip()
+    opened = _MARKDOWN_OPEN.search(reply)
+    match = _MARKDOWN_BODY.match(reply, opened.end()) if opened else None
+    text = (match.group("body") if match else reply).strip()
     if not text:
         raise UserError("the model returned an empty prompt when asked to optimise the A1 prompt")
     return text + "\n"
