@@ -55,6 +55,15 @@ def drip(every: float = 0.2, headers: bool = True, until: float = 30.0) -> RawWr
     return write
 
 
+def redirect(location: str, status: int = 302) -> RawWriter:
+    """A response that sends the client to ``location``."""
+
+    def write(out: BinaryIO) -> None:
+        out.write(f"HTTP/1.0 {status} Moved\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode())
+
+    return write
+
+
 def flood(limit: int = 2**30) -> RawWriter:
     """A response with an endless body (no Content-Length), ``limit`` bytes at most, sent as fast as
     the client reads."""
@@ -107,7 +116,7 @@ def serve_chat(responder: Responder | None = None) -> Iterator[ChatServer]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length))
+            request = json.loads(self.rfile.read(length)) if length else {"method": self.command}
             state.requests.append(request)
             state.headers.append(dict(self.headers))
             if self.path != "/v1/chat/completions":
@@ -135,6 +144,8 @@ def serve_chat(responder: Responder | None = None) -> Iterator[ChatServer]:
                 self.wfile.write(data)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up waiting (a slow reply)
+
+        do_GET = do_POST  # where a redirect of a POST leads a client (its body is {"method": "GET"})
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -6,9 +6,10 @@ servers). Each request has a deadline, for all of it: connecting, sending, and t
 (an endpoint that sends a byte every few seconds is given up on when it passes). 5xx, 429, timeouts
 and connection errors are retried with exponential backoff; everything else fails at once with one
 line that says what to fix. A response larger than :data:`MAX_RESPONSE_BYTES` is the endpoint's
-error (never read into memory whole). The endpoint's text that apdp prints or keeps (its error
-messages, the model's name, the bodies in the transcript) has its control characters escaped
-(:func:`apdp.text.clean_text`): it moves no cursor and clears no screen.
+error (never read into memory whole). A redirect is followed only to the same host and port (or
+from http to https on it): the key goes to no host the user did not name. The endpoint's text that
+apdp prints or keeps (its error messages, the model's name, the bodies in the transcript) has its
+control characters escaped (:func:`apdp.text.clean_text`): it moves no cursor and clears no screen.
 """
 
 from __future__ import annotations
@@ -133,6 +134,9 @@ class ChatClient:
             except _TooLarge as exc:
                 self._log(_entry("response_too_large", attempt, started, error=str(exc)))
                 raise ChatError(str(exc)) from None
+            except _Redirected as exc:
+                self._log(_entry("redirect_refused", attempt, started, error=str(exc)))
+                raise ChatError(str(exc)) from None
             except (OSError, http.client.HTTPException) as exc:  # URLError, timeouts, resets are OSErrors
                 reason = getattr(exc, "reason", exc)
                 if deadline.expired or isinstance(reason, TimeoutError):
@@ -184,6 +188,42 @@ def _entry(event: str, attempt: int, started: float, **fields: Any) -> dict[str,
 
 class _TooLarge(Exception):
     """The endpoint sent a body larger than MAX_RESPONSE_BYTES (the message is one line)."""
+
+
+class _Redirected(Exception):
+    """The endpoint redirected the request to another host, or from https to http (one line)."""
+
+
+class _SameHost(urllib.request.HTTPRedirectHandler):
+    """urllib's redirects, to the same host and port only (or from http to https on the same host):
+    the request carries the API key, which goes to no host the user did not name, nor over plain
+    http after https; a redirect elsewhere is :class:`_Redirected`, never followed."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+                         headers: Any, newurl: str) -> urllib.request.Request | None:
+        why = _elsewhere(req.full_url, newurl)
+        if why is None:
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+        fp.close()
+        raise _Redirected(f"{req.full_url} redirected the request (HTTP {code}) to {clean_line(newurl, 200)}, "
+                          f"{why}; give the endpoint's own address as --base-url")
+
+
+def _elsewhere(url: str, newurl: str) -> str | None:
+    """Why a redirect from ``url`` to ``newurl`` is not followed; None when it goes to the same host
+    and port (or from http to https on the default ports)."""
+    old, new = urllib.parse.urlsplit(url), urllib.parse.urlsplit(newurl)
+    if old.scheme == "https" and new.scheme != "https":
+        return "plain http: the API key is never sent unencrypted once https was asked for"
+    defaults = {"http": 80, "https": 443}
+    try:
+        ports = (old.port or defaults.get(old.scheme), new.port or defaults.get(new.scheme))
+    except ValueError:  # a port that is no number
+        ports = (None, -1)
+    upgrade = (old.scheme, new.scheme, *ports) == ("http", "https", 80, 443)
+    if (old.hostname or "").lower() != (new.hostname or "").lower() or not (ports[0] == ports[1] or upgrade):
+        return "another host: the API key goes only to the host of --base-url"
+    return None
 
 
 class _Deadline:
@@ -277,9 +317,9 @@ class _HTTPSHandler(_Watching, urllib.request.HTTPSHandler):
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
-    """urllib's usual opener (proxies from the environment, redirects), its connections watched by
-    ``deadline``."""
-    return urllib.request.build_opener(_HTTPHandler(deadline), _HTTPSHandler(deadline))
+    """urllib's usual opener (proxies from the environment, redirects on the same host only), its
+    connections watched by ``deadline``."""
+    return urllib.request.build_opener(_HTTPHandler(deadline), _HTTPSHandler(deadline), _SameHost())
 
 
 def _read_body(response: http.client.HTTPResponse, url: str, deadline: _Deadline) -> bytes:

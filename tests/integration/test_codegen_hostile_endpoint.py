@@ -3,7 +3,8 @@
 Escape sequences in its error messages reach no terminal; a response that trickles a byte at a time
 is given up on at the request's deadline; an endless body is an error of the endpoint after 16 MiB,
 not a process that eats the memory; absurd token figures (1.7e308) are unknown, and no report
-crashes on them, nor on a provenance edited to hold them.
+crashes on them, nor on a provenance edited to hold them. A redirect to another host (or from https
+to http) is refused in one line: the API key goes to no host the user did not name.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from typing import Any
 import pytest
 
 from apdp.agents.provenance import LEDGER, read_provenance
-from apdp.codegen.client import ChatError
+from apdp.codegen.client import ChatError, _elsewhere
 from apdp.codegen.loop import RunSettings, run
 from apdp.testing import CheckConfig
-from tests.chat import ChatServer, drip, flood
+from tests.chat import ChatServer, drip, flood, redirect, serve_chat
 from tests.replies import GOOD, answer
 
 #: The red team's message: a window title, a screen clear and a forged green verdict; then a C1
@@ -139,6 +140,51 @@ def test_a_body_announced_too_large_is_refused_before_it_is_read(server: ChatSer
     server.hostile(announce)
     with pytest.raises(ChatError, match="larger than 16 MiB"):
         server.client().complete(ASK)
+
+
+# -- redirect: the key goes to no host the user did not name ----------------------------------
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307])
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1"], ids=["other-host", "other-port"])
+def test_a_redirect_to_another_host_is_refused_and_sends_it_no_key(
+    server: ChatServer, status: int, host: str
+) -> None:
+    with serve_chat() as other:
+        other.reply("the other host's answer")
+        port = other.url.split(":")[2].split("/")[0]
+        elsewhere = f"http://{host}:{port}/v1/chat/completions"
+        server.hostile(redirect(elsewhere, status))
+        with pytest.raises(ChatError) as info:
+            server.client(api_key="sk-secret").complete(ASK)
+        assert other.headers == []  # nothing reached it, the key least of all
+    message = str(info.value)
+    assert "\n" not in message and "sk-secret" not in message
+    assert f"redirected the request (HTTP {status}) to {elsewhere}, another host" in message
+    assert len(server.requests) == 1  # not retried
+
+
+def test_a_redirect_on_the_same_host_is_followed(server: ChatServer) -> None:
+    server.hostile(redirect(server.url + "/chat/completions"))
+    server.reply("answered after the redirect")
+    assert server.client(api_key="sk-secret").complete(ASK).text == "answered after the redirect"
+    assert [h.get("Authorization") for h in server.headers] == ["Bearer sk-secret"] * 2
+
+
+@pytest.mark.parametrize(("url", "newurl", "why"), [
+    ("https://api.example/v1", "http://api.example/v1", "plain http"),
+    ("https://api.example/v1", "http://api.example:443/v1", "plain http"),
+    ("https://api.example/v1", "https://api.example.evil/v1", "another host"),
+    ("https://api.example/v1", "https://api.example:8443/v1", "another host"),
+    ("http://api.example:8000/v1", "https://api.example/v1", "another host"),
+    ("http://api.example/v1", "https://api.example:bad/v1", "another host"),
+    ("https://api.example/v1", "https://API.example:443/v2", None),
+    ("http://api.example/v1", "https://api.example/v1", None),  # an upgrade on the default ports
+    ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1/", None),
+])
+def test_which_redirects_are_followed(url: str, newurl: str, why: str | None) -> None:
+    refused = _elsewhere(url, newurl)
+    assert (refused is None) if why is None else (refused is not None and refused.startswith(why))
 
 
 # -- usage: absurd token figures are unknown ---------------------------------------------------
