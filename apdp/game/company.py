@@ -8,24 +8,26 @@ from dataclasses import asdict, dataclass
 @dataclass(frozen=True, slots=True)
 class Vehicle:
     """A vehicle: starts at ``home``, carries at most ``capacity``, costs ``cost_per_km`` to drive.
-    ``speed`` (km/h) is a Logist configuration's, which its agents may read; it changes nothing in
-    the game (None: not given)."""
+    ``speed`` (km/h) and ``color`` (``#rrggbb``) are a Logist configuration's, which its agents may
+    read; they change nothing in the game (None: not given)."""
 
     name: str
     home: str
     capacity: float
     cost_per_km: float
     speed: float | None = None
+    color: str | None = None
 
-    def __reduce__(self) -> tuple[type[Vehicle], tuple[str, str, float, float, float | None]]:
+    def __reduce__(self) -> tuple[type[Vehicle], tuple[str, str, float, float, float | None, str | None]]:
         # pickled as its fields: several times faster than a slotted dataclass's own state
-        return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km, self.speed)
+        return Vehicle, (self.name, self.home, self.capacity, self.cost_per_km, self.speed, self.color)
 
     def to_json(self) -> dict[str, object]:
-        """The vehicle as in the record format: its fields (``speed`` only where it is given)."""
+        """The vehicle as in the record format: its fields (``speed`` and ``color`` where given)."""
         fields = asdict(self)
-        if self.speed is None:
-            del fields["speed"]
+        for extra in ("speed", "color"):
+            if fields[extra] is None:
+                del fields[extra]
         return fields
 
 

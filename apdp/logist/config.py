@@ -107,6 +107,19 @@ def _positive(value: str | None, where: str, what: str) -> int | float:
     return int(number) if number.is_integer() else number
 
 
+def _color(value: str | None, where: str) -> dict[str, str]:
+    """A vehicle's ``color`` as the scenario keeps it (``#rrggbb``); none when the file sets none."""
+    if value is None:
+        return {}
+    try:
+        rgb = int(value.strip().replace("#", "0x", 1), 0)  # as Java's Color.decode reads it
+    except ValueError:
+        raise LogistFileError(f"{where}: color must be #rrggbb, got {value!r}") from None
+    if not 0 <= rgb <= 0xFFFFFF:
+        raise LogistFileError(f"{where}: color must be #rrggbb, got {value!r}")
+    return {"color": f"#{rgb:06x}"}
+
+
 def read_timeouts(config: Path, root: ET.Element) -> dict[str, float]:
     """The time limits (seconds) of the configuration's ``<settings>``; only those it sets."""
     element = root.find("settings")
@@ -180,7 +193,8 @@ def read_companies(root: ET.Element, where: str, topology: Topology) -> list[dic
             vehicles.append({"name": vname, "home": home,
                              "capacity": _positive(settings.get("capacity"), here, "capacity"),
                              "cost_per_km": _positive(settings.get("cost-per-km"), here, "cost-per-km"),
-                             "speed": _positive(settings.get("speed", "120"), here, "speed")})
+                             "speed": _positive(settings.get("speed", "120"), here, "speed"),
+                             **_color(settings.get("color"), here)})
         if not vehicles:
             raise LogistFileError(f"{where}: company {name!r} has no <vehicle>")
         companies.append({"name": name, "vehicles": vehicles})

@@ -176,8 +176,13 @@ class LogistDistribution(TaskDistribution):
     draw's seed nor its tasks.
     """
 
-    def __init__(self, topology: Topology, spec: LogistTasks) -> None:
+    def __init__(self, topology: Topology, spec: LogistTasks, tasks: int = 0) -> None:
         m = draw_matrices(topology, spec, JavaRandom(spec.rng_seed))
+        n = len(topology.cities)
+        uniform = sum(law.distribution == "uniform" for law in (spec.probability, spec.reward, spec.weight))
+        #: The platform's generator as its agents find it (DefaultTaskDistribution.getRandom()): seeded with
+        #: rngSeed, past the draws of the matrices before setup and of the ``tasks`` tasks after it.
+        self.generator = {"seed": spec.rng_seed, "before_setup": uniform * n * (n - 1), "after_setup": tasks}
         cities = topology.cities
         n = len(cities)
         self.topology = topology

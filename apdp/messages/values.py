@@ -33,11 +33,12 @@ def task_from_json(value: object) -> Task:
 def vehicle_from_json(value: object) -> Vehicle:
     """A vehicle of :meth:`Vehicle.to_json`'s form."""
     obj = mapping(value, "a vehicle")
-    keys(obj, {"name", "home", "capacity", "cost_per_km"}, {"speed"}, "a vehicle")
-    speed = obj.get("speed")
+    keys(obj, {"name", "home", "capacity", "cost_per_km"}, {"speed", "color"}, "a vehicle")
+    speed, color = obj.get("speed"), obj.get("color")
     return Vehicle(text(obj["name"], MAX_NAME, "a vehicle's name"), text(obj["home"], MAX_NAME, "a home city"),
                    number(obj["capacity"], "a capacity"), number(obj["cost_per_km"], "a cost per km"),
-                   None if speed is None else number(speed, "a speed"))
+                   None if speed is None else number(speed, "a speed"),
+                   None if color is None else text(color, 16, "a colour"))
 
 
 def company_from_json(value: object) -> Company:
@@ -51,8 +52,9 @@ def company_from_json(value: object) -> Company:
 def distribution_to_json(distribution: TaskDistribution) -> dict[str, Any]:
     """The task distribution as an agent program's setup request carries it.
 
-    A Logist configuration's distribution also gives each pair's weight and reward, and the
-    platform's own (unnormalised) probability as ``platform_probability``.
+    A Logist configuration's distribution also gives each pair's weight and reward, the platform's
+    own (unnormalised) probability as ``platform_probability``, and the state of the platform's
+    generator an agent finds (``generator``: its seed, and the draws made before and after setup).
     """
     expected = distribution.expected_weight()
     rewards = getattr(distribution, "expected_reward", None)
@@ -68,7 +70,11 @@ def distribution_to_json(distribution: TaskDistribution) -> dict[str, Any]:
         if callable(platform):
             pair["platform_probability"] = platform(pickup, delivery)
         pairs.append(pair)
-    return {"pairs": pairs, "weight": dict(distribution.weight_law)}
+    out: dict[str, Any] = {"pairs": pairs, "weight": dict(distribution.weight_law)}
+    generator = getattr(distribution, "generator", None)
+    if isinstance(generator, dict):
+        out["generator"] = generator
+    return out
 
 
 class StatedDistribution(TaskDistribution):

@@ -68,6 +68,8 @@ class VehicleSpec(BaseModel):
     cost_per_km: float = Field(gt=0)
     #: km/h, as a Logist configuration gives it (its agents may read it; the game does not use it).
     speed: float | None = Field(None, gt=0)
+    #: ``#rrggbb``, as a Logist configuration gives it (its agents may read it).
+    color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
 
 
 class CompanySpec(BaseModel):
@@ -169,14 +171,14 @@ class Scenario(BaseModel):
                         f"{where}: company {c} vehicle {v} ({vs.name}): home {vs.home!r} is not a "
                         f"city of {topology.name}"
                     )
-                vehicles.append(Vehicle(vs.name, vs.home, vs.capacity, vs.cost_per_km, vs.speed))
+                vehicles.append(Vehicle(vs.name, vs.home, vs.capacity, vs.cost_per_km, vs.speed, vs.color))
             companies.append(Company(spec.name, tuple(vehicles)))
         return companies
 
     def distribution_for(self, topology: Topology) -> TaskDistribution:
         """The scenario's task distribution on ``topology``."""
         if self.logist_tasks is not None:
-            return LogistDistribution(topology, self.logist_tasks)
+            return LogistDistribution(topology, self.logist_tasks, self.tasks)
         return TaskDistribution(topology, self.distribution)
 
     def draw_tasks(self, topology: Topology, distribution: TaskDistribution,

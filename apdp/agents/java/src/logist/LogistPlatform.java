@@ -69,11 +69,6 @@ public class LogistPlatform {
         }
     }
 
-    /** The settings installed, or null before. */
-    static synchronized LogistSettings current() {
-        return settings;
-    }
-
     /** The platform's own: make {@code s} and {@code t} the current match's (a null leaves one as it is). */
     static synchronized void install(LogistSettings s, Topology t) {
         if (s != null) {

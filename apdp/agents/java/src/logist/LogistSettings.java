@@ -6,22 +6,21 @@ import java.io.File;
 /**
  * The platform's settings: time limits, drawing sizes, colours, files and flags.
  *
- * <p>Time limits: the platform reads a configured limit as that value plus 1% (a settings file's
- * {@code timeout-bid="1000"} reads 1010 ms), and its timer allows the same; apdp's host installs
- * the match's limits this way in {@link LogistPlatform#getSettings()} before the agent's class is
- * loaded, and apdp's referee allows each call its limit plus 1%. {@link #set} only changes what this
- * object says, never what the referee allows.
+ * <p>Time limits are kept as set and read as the platform reads them: the value plus 1% ({@code
+ * set(BID, 1000)}, or a settings file's {@code timeout-bid="1000"}, reads 1010 ms), which is what the
+ * platform's timer allowed and what apdp's referee allows. apdp's host installs the match's limits in
+ * {@link LogistPlatform#getSettings()} before the agent's class is loaded; {@link #set} only changes
+ * what this object says, never what the referee allows.
  *
- * <p>{@code new LogistSettings()} is a copy of the match's settings once apdp's host has installed
- * them (before: the defaults, 10000 ms to set up, 2500 to bid, 5000 to plan). apdp never tells an
- * agent how many tasks a match has: {@link SizeKey#NUMBER_OF_TASKS} reads 0 unless set;
- * {@link SizeKey#NUMBER_OF_AGENTS} is the number of companies. apdp draws nothing: the drawing
- * options keep their defaults and {@link FlagKey#SHOW_UI} is false.
+ * <p>{@code new LogistSettings()} holds the platform's defaults (30000 ms for each limit, which reads
+ * 30300; a 640 x 480 window; the window and the tasks shown; the history in {@code history.xml}), as
+ * on the platform. apdp never tells an agent how many tasks a match has: in a match, {@link
+ * SizeKey#NUMBER_OF_TASKS} reads 0; {@link SizeKey#NUMBER_OF_AGENTS} is the number of companies (the
+ * platform's defaults leave it unset: reading it then throws, as there).
  *
  * <p>A settings file's keys are listed at {@code logist.config.Parsers.parseSettings}.
  */
 public class LogistSettings {
-
     /** Sizes (pixels of the platform's window, and counts). */
     public enum SizeKey {
         WORLD_WIDTH, WORLD_HEIGHT, CITY_RADIUS, ROUTE_WIDTH, NUMBER_OF_TASKS, NUMBER_OF_AGENTS
@@ -43,11 +42,7 @@ public class LogistSettings {
         PLAN
     }
 
-    /**
-     * Files: the configuration the platform was started with (by default the course's
-     * {@code config/auction.xml}; apdp's host writes no configuration file, only the settings files)
-     * and the history it writes (null unless set: apdp writes none).
-     */
+    /** Files: the configuration the platform was started with, and the history it writes. */
     public enum FileKey {
         CONFIGURATION, HISTORY
     }
@@ -57,44 +52,30 @@ public class LogistSettings {
         SHOW_UI, SHOW_TASKS
     }
 
-    private static final int[] SIZES = {800, 600, 10, 2, 0, 2};
+    /** The platform's default sizes; NUMBER_OF_AGENTS has none (null). */
+    private static final Integer[] SIZES = {640, 480, 8, 3, 5, null};
+    /** The platform's default colours (java.awt.Color's constants), as RGB. */
     private static final int[] COLORS = {
-        0xffffff, 0x000000, 0x3366cc, 0x000000, 0x000000, 0x000000, 0x00aa00, 0xcc0000, 0xff8800, 0x999999,
+        0xffffff, 0x000000, 0x00ff00, 0x000000, 0x000000, 0x000000, 0xff0000, 0x0000ff, 0x000000, 0xc0c0c0,
     };
-    private static final long[] TIMEOUTS = {10000L, 2500L, 5000L};
-    /** The files' defaults: the course's configuration; no history. */
-    private static final String[] FILES = {"config/auction.xml", null};
+    private static final long DEFAULT_TIMEOUT = 30000L;
 
-    private final int[] sizes;
+    private final Integer[] sizes = SIZES.clone();
     /** An Integer (RGB, a default) or a Color: a Color is made only when asked for (java.awt is slow to load). */
-    private final Object[] colors;
-    private final long[] timeouts;
-    private final File[] files = new File[FILES.length];
-    private final boolean[] flags = new boolean[FlagKey.values().length];
+    private final Object[] colors = new Object[COLORS.length];
+    private final long[] timeouts = {DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT};
+    private final File[] files = {null, new File("history.xml")};
+    private final boolean[] flags = {true, true};
 
+    /** The platform's defaults. */
     public LogistSettings() {
-        LogistSettings current = LogistPlatform.current();
-        if (current != null) {
-            sizes = current.sizes.clone();
-            colors = current.colors.clone();
-            timeouts = current.timeouts.clone();
-            System.arraycopy(current.files, 0, files, 0, files.length);
-            System.arraycopy(current.flags, 0, flags, 0, flags.length);
-        } else {
-            sizes = SIZES.clone();
-            colors = new Object[COLORS.length];
-            for (int i = 0; i < COLORS.length; i++) {
-                colors[i] = COLORS[i];
-            }
-            timeouts = TIMEOUTS.clone();
-            for (int i = 0; i < FILES.length; i++) {
-                files[i] = FILES[i] == null ? null : new File(FILES[i]);
-            }
+        for (int i = 0; i < COLORS.length; i++) {
+            colors[i] = COLORS[i];
         }
     }
 
     public int get(SizeKey key) {
-        return sizes[key.ordinal()];
+        return sizes[key.ordinal()]; // unset: a NullPointerException, as on the platform
     }
 
     public Color get(ColorKey key) {
@@ -106,9 +87,10 @@ public class LogistSettings {
         return (Color) color;
     }
 
-    /** The time limit {@code key} in milliseconds (the configured limit plus 1%, as the platform reads it). */
+    /** The time limit {@code key} in milliseconds: the value set plus 1%, as the platform reads it. */
     public long get(TimeoutKey key) {
-        return timeouts[key.ordinal()];
+        long ms = timeouts[key.ordinal()];
+        return ms + ms / 100;
     }
 
     public File get(FileKey key) {
@@ -127,7 +109,7 @@ public class LogistSettings {
         colors[key.ordinal()] = value;
     }
 
-    /** Set what {@link #get(TimeoutKey)} says (milliseconds, as given: no 1% added). */
+    /** Set the time limit {@code key} (milliseconds; {@link #get(TimeoutKey)} reads it plus 1%). */
     public void set(TimeoutKey key, long value) {
         timeouts[key.ordinal()] = value;
     }

@@ -9,7 +9,6 @@ import logist.agent.Agent;
 import logist.agent.AgentStatistics;
 import logist.plan.Plan;
 import logist.simulation.Vehicle;
-import logist.task.DefaultTaskDistribution;
 import logist.task.TaskSet;
 import logist.topology.Topology;
 import logist.topology.Topology.City;
@@ -42,12 +41,6 @@ public final class Hooks {
         City start(Plan plan);
     }
 
-    /** The ids of the tasks a distribution creates. */
-    public interface Distributions {
-        /** The id of the next task {@code distribution} creates. */
-        void nextId(DefaultTaskDistribution distribution, int id);
-    }
-
     /** The company an agent of apdp's host runs. */
     public interface Agents {
         /**
@@ -75,7 +68,7 @@ public final class Hooks {
          */
         Vehicle vehicle(int id, String name, int capacity, int costPerKm, City home, long speed, int rgb);
 
-        /** Put {@code vehicle}, made by {@link #vehicle}, in its home city, where it stays. */
+        /** Put {@code vehicle}, made by {@link #vehicle}, in its home city, where it stays, carrying nothing. */
         void home(Vehicle vehicle);
     }
 
@@ -87,7 +80,6 @@ public final class Hooks {
         OWNERS.put(Platform.class, "logist.LogistPlatform");
         OWNERS.put(Topologies.class, "logist.topology.Topology");
         OWNERS.put(Plans.class, "logist.plan.Plan");
-        OWNERS.put(Distributions.class, "logist.task.DefaultTaskDistribution");
         OWNERS.put(Agents.class, "logist.agent.AgentImpl");
         OWNERS.put(Vehicles.class, "logist.simulation.VehicleImpl");
     }

@@ -17,6 +17,8 @@ import java.util.Random;
 
 import logist.LogistPlatform;
 import logist.LogistSettings;
+import logist.LogistSettings.FileKey;
+import logist.LogistSettings.FlagKey;
 import logist.LogistSettings.SizeKey;
 import logist.LogistSettings.TimeoutKey;
 import logist.Measures;
@@ -53,8 +55,6 @@ import logist.topology.Topology.City;
  */
 public final class Main {
     private static final String PROTOCOL = "apdp-agent/1";
-    /** The id of the first task the agent's own {@code DefaultTaskDistribution.createTask()} makes. */
-    private static final int FIRST_CREATED_ID = 1000;
     /** The vehicles' colours as RGB (a Color is made only when asked for: java.awt is slow to load). */
     private static final int[] COLORS = {0x0000ff, 0xff0000, 0x00aa00, 0xff8800, 0xaa00aa, 0x00aaaa};
     /** The vehicles' speed in km/h where the referee gives none: the course configurations'. */
@@ -262,9 +262,11 @@ public final class Main {
             Map<String, Object> v = map(item, "vehicle");
             int k = vehicles.size();
             Object speed = v.get("speed");
+            Object color = v.get("color");
             vehicles.add(made.vehicle(k, String.valueOf(v.get("name")), (int) Math.floor(number(v.get("capacity"))),
                     (int) Math.round(number(v.get("cost_per_km"))), city(v.get("home")),
-                    Measures.kmToUnits(speed == null ? SPEED : number(speed)), COLORS[(id * 2 + k) % COLORS.length]));
+                    Measures.kmToUnits(speed == null ? SPEED : number(speed)),
+                    color == null ? COLORS[(id * 2 + k) % COLORS.length] : Integer.decode(String.valueOf(color))));
         }
         Map<String, String> params = new LinkedHashMap<>();
         Object given = request.get("params");
@@ -282,6 +284,7 @@ public final class Main {
         installSettings(map(request.get("timeouts"), "timeouts"), count == null ? 2 : (int) number(count));
         behavior = newBehavior();
         behavior.setup(topology, distribution, agent);
+        advance(distribution.getRandom(), drawsAfterSetup);
         agents.tasks(agent, tasksWon);
         for (Vehicle v : vehicles) {
             made.home(v);
@@ -324,10 +327,28 @@ public final class Main {
             Object r = pair.get("reward");
             reward[a][b] = r == null ? 0 : (int) number(r);
         }
-        DefaultTaskDistribution distribution = new DefaultTaskDistribution(topology, new Random(seed), probability,
-                reward, weight, null);
-        Hooks.get(Hooks.Distributions.class).nextId(distribution, FIRST_CREATED_ID);
-        return distribution;
+        // Under the platform's draw the agent's generator is the platform's, as the agent found it there:
+        // the configuration's rngSeed, past the draws of the matrices (and, once setup is over, of the tasks)
+        Object platform = json.get("generator");
+        Random random;
+        if (platform instanceof Map) {
+            Map<String, Object> generator = map(platform, "generator");
+            random = new Random(((Number) generator.get("seed")).longValue());
+            advance(random, number(generator.get("before_setup")));
+            drawsAfterSetup = number(generator.get("after_setup"));
+        } else {
+            random = new Random(seed);
+        }
+        return new DefaultTaskDistribution(topology, random, probability, reward, weight, null);
+    }
+
+    /** The platform's draws after setup (its tasks') that the agent's generator is past from then on. */
+    private double drawsAfterSetup;
+
+    private static void advance(Random random, double draws) {
+        for (long k = 0; k < (long) draws; k++) {
+            random.nextDouble();
+        }
     }
 
     private void installSettings(Map<String, Object> timeouts, int agents) {
@@ -335,10 +356,13 @@ public final class Main {
         long bidMs = millis(timeouts.get("bid"));
         long planMs = millis(timeouts.get("plan"));
         LogistSettings settings = LogistPlatform.getSettings(); // the platform's one settings object
-        settings.set(TimeoutKey.SETUP, withMargin(setupMs));
-        settings.set(TimeoutKey.BID, withMargin(bidMs));
-        settings.set(TimeoutKey.PLAN, withMargin(planMs));
+        settings.set(TimeoutKey.SETUP, setupMs); // each reads 1% more, as on the platform
+        settings.set(TimeoutKey.BID, bidMs);
+        settings.set(TimeoutKey.PLAN, planMs);
         settings.set(SizeKey.NUMBER_OF_AGENTS, agents);
+        settings.set(SizeKey.NUMBER_OF_TASKS, 0); // never told in apdp
+        settings.set(FlagKey.SHOW_UI, false);
+        settings.set(FileKey.CONFIGURATION, new File("config/auction.xml"));
         Hooks.get(Hooks.Platform.class).install(settings, topology);
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<!-- written by apdp's Java host: this match's time limits, in milliseconds (they read 1% more) -->\n"
@@ -357,11 +381,6 @@ public final class Main {
         } catch (IOException e) {
             System.err.println("apdp host: cannot write the settings files: " + e);
         }
-    }
-
-    /** A configured limit as the platform reads it (logist.config.Parsers.parseSettings does the same). */
-    private static long withMargin(long ms) {
-        return ms + ms / 100;
     }
 
     private static long millis(Object seconds) {
@@ -451,6 +470,12 @@ public final class Main {
         List<Plan> plans = behavior.plan(vehicles, TaskSet.create(won.toArray(new Task[0])));
         if (plans == null) {
             throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
+        }
+        plans = new ArrayList<>(plans); // as the platform does: its own list, each plan sealed, then read
+        for (Plan p : plans) {
+            if (p != null) {
+                p.seal();
+            }
         }
         StringBuilder out = new StringBuilder("{\"plans\":[");
         for (int v = 0; v < plans.size(); v++) {

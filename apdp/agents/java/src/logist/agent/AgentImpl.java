@@ -478,7 +478,7 @@ public abstract class AgentImpl implements VehicleController {
             try {
                 return XMLTag.convert(properties, key, where, type, defaultValue);
             } catch (ParserException e) {
-                throw new LogistException(e.getMessage(), e);
+                throw new RuntimeException("parameter conversion failed", e); // the platform's exception
             }
         }
 

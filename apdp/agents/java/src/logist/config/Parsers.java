@@ -276,12 +276,12 @@ public class Parsers {
 
     /**
      * The settings of the settings file {@code path}: {@code <settings><set timeout-setup="10000"/>
-     * <set timeout-bid="2500"/> <set timeout-plan="5000"/>...}. A time limit reads as the platform
-     * reads it: the value plus 1% (1000 ms reads 1010). Other keys: each {@code SizeKey} and
-     * {@code FlagKey} by its name in lower case with {@code -} for {@code _} ({@code world-width},
-     * {@code number-of-tasks}, {@code show-ui}), each {@code ColorKey} prefixed {@code color-}
-     * ({@code #rrggbb}) and {@code FileKey} prefixed {@code file-}; any other key is ignored.
-     * Values the file does not set keep their defaults.
+     * <set timeout-bid="2500"/> <set timeout-plan="5000"/>...}, over the platform's defaults. A key
+     * names its setting as the platform reads it: upper-cased, {@code -} for {@code _}, then
+     * {@code COLOR_}, {@code TIMEOUT_}, {@code FILE_} or {@code FLAG_} and the key's name
+     * ({@code color-background}, {@code timeout-bid}, {@code flag-show-ui}), or else a {@code SizeKey}
+     * ({@code world-width}, {@code number-of-tasks}); any other key is a ParserException. A time
+     * limit reads as the platform reads it: the value plus 1% (1000 ms reads 1010).
      */
     public static LogistSettings parseSettings(String path) throws ParserException {
         XMLTag root = XMLTag.read(new File(path), "settings");
@@ -292,42 +292,23 @@ public class Parsers {
         return settings;
     }
 
-    private static String key(Enum<?> constant) {
-        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
-    }
-
     private static void set(LogistSettings settings, String key, String value, String where) throws ParserException {
+        String name = key.toUpperCase(Locale.ROOT).replace('-', '_');
         String here = where + ": " + key;
-        for (TimeoutKey k : TimeoutKey.values()) {
-            if (key.equals("timeout-" + key(k))) {
-                long ms = XMLTag.convert(value, here, Long.class);
-                settings.set(k, ms + ms / 100); // the platform's margin: 1000 ms reads 1010
-                return;
+        try {
+            if (name.startsWith("COLOR_")) {
+                settings.set(ColorKey.valueOf(name.substring(6)), XMLTag.convert(value, here, Color.class));
+            } else if (name.startsWith("TIMEOUT_")) {
+                settings.set(TimeoutKey.valueOf(name.substring(8)), XMLTag.convert(value, here, Long.class));
+            } else if (name.startsWith("FILE_")) {
+                settings.set(FileKey.valueOf(name.substring(5)), new File(value));
+            } else if (name.startsWith("FLAG_")) {
+                settings.set(FlagKey.valueOf(name.substring(5)), XMLTag.convert(value, here, Boolean.class));
+            } else {
+                settings.set(SizeKey.valueOf(name), XMLTag.convert(value, here, Integer.class));
             }
-        }
-        for (SizeKey k : SizeKey.values()) {
-            if (key.equals(key(k))) {
-                settings.set(k, XMLTag.convert(value, here, Integer.class));
-                return;
-            }
-        }
-        for (FlagKey k : FlagKey.values()) {
-            if (key.equals(key(k))) {
-                settings.set(k, XMLTag.convert(value, here, Boolean.class));
-                return;
-            }
-        }
-        for (ColorKey k : ColorKey.values()) {
-            if (key.equals("color-" + key(k))) {
-                settings.set(k, XMLTag.convert(value, here, Color.class));
-                return;
-            }
-        }
-        for (FileKey k : FileKey.values()) {
-            if (key.equals("file-" + key(k))) {
-                settings.set(k, new File(value));
-                return;
-            }
+        } catch (IllegalArgumentException e) {
+            throw ParserException.badFormat(here, key, "a setting of the platform");
         }
     }
 

@@ -13,7 +13,12 @@ import logist.topology.Topology.City;
 /**
  * A vehicle's plan: the actions it takes from the city it starts in (its home city, in an auction).
  * A move to a city that is not a neighbour is driven, and charged, along a shortest path. Once
- * {@linkplain #seal() sealed} a plan cannot change; {@link #EMPTY} is sealed.
+ * {@linkplain #seal() sealed} a plan cannot change; {@link #EMPTY} is sealed; the platform (and
+ * apdp's host) seals a plan before it reads it.
+ *
+ * <p>As on the platform, a plan made from a list iterates, until it is sealed, over that list (later
+ * changes to the list show, appends to the plan do not); sealed, over its own actions (the list as
+ * it was, then what was appended).
  */
 public class Plan implements Iterable<Action> {
     /** The plan of a vehicle that does nothing (no start city, no actions; sealed). */
@@ -29,41 +34,36 @@ public class Plan implements Iterable<Action> {
     }
 
     private final City start;
-    private final List<Action> actions;
-    private final List<Action> view;
-    private boolean sealed;
+    /** The actions as appended to (unmodifiable once sealed). */
+    private List<Action> actions;
+    /** What iterating gives: the list the plan was made from, or, sealed, the actions. */
+    private List<Action> view;
 
     /** A plan from {@code start} with {@code actions}. */
     public Plan(City start, Action... actions) {
-        this(start, actions == null ? Collections.<Action>emptyList() : Arrays.asList(actions));
+        this.start = start;
+        this.actions = new ArrayList<>(Arrays.asList(actions));
+        this.view = Collections.unmodifiableList(this.actions);
     }
 
-    /** A plan from {@code start} with {@code actions} (copied). */
+    /** A plan from {@code start} with {@code actions} (copied; see the class's comment on iterating). */
     public Plan(City start, List<Action> actions) {
         this.start = start;
         this.actions = new ArrayList<>(actions);
-        this.view = Collections.unmodifiableList(this.actions);
-        for (Action action : this.actions) {
-            if (action == null) {
-                throw new NullPointerException("a plan holds no null action");
-            }
-        }
+        this.view = Collections.unmodifiableList(actions);
     }
 
     /** The actions, then the distance in km: {@code [Move (Lyon), Pickup (Task 0)], 782.0}. */
     @Override
     public String toString() {
-        return actions + ", " + totalDistance();
+        return Arrays.toString(actions.toArray()) + ", " + totalDistance();
     }
 
     /** Add {@code action} at the end (UnsupportedOperationException once sealed, as on the platform). */
     public void append(Action action) {
-        if (sealed) {
+        if (isSealed()) {
             throw new UnsupportedOperationException(this == EMPTY ? "Plan.EMPTY cannot be changed; create a new Plan"
                     : "this plan is sealed and cannot be changed");
-        }
-        if (action == null) {
-            throw new NullPointerException("a plan holds no null action");
         }
         actions.add(action);
     }
@@ -85,13 +85,16 @@ public class Plan implements Iterable<Action> {
 
     /** Make this plan unchangeable; returns it. */
     public Plan seal() {
-        sealed = true;
+        if (!isSealed()) {
+            actions = Collections.unmodifiableList(new ArrayList<>(actions));
+            view = actions;
+        }
         return this;
     }
 
     /** Whether this plan can no longer change. */
     public boolean isSealed() {
-        return sealed;
+        return actions == view;
     }
 
     /** The actions in order (read only). */

@@ -34,6 +34,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
             public void home(Vehicle vehicle) {
                 VehicleImpl owner = ((Info) vehicle).owner();
                 owner.current = owner.home;
+                owner.carried = TaskSet.create(new Task[0]);
             }
         });
     }
@@ -49,7 +50,8 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
     private final Integer rgb;
     private final Info info = new Info();
     private VehicleController controller;
-    private TaskSet carried = TaskSet.create(new Task[0]);
+    /** The tasks on board: none known (null) until its first round or setTasks, as on the platform. */
+    private TaskSet carried;
     private TaskSet available;
     private Action pending;
     private long distanceUnits;
@@ -252,11 +254,6 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
                 color = new Color(rgb);
             }
             return color;
-        }
-
-        @Override
-        public String toString() {
-            return name;
         }
     }
 }

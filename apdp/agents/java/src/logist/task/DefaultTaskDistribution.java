@@ -3,7 +3,6 @@ package logist.task;
 import java.util.List;
 import java.util.Random;
 
-import apdp.host.Hooks;
 import logist.topology.Topology;
 import logist.topology.Topology.City;
 
@@ -20,19 +19,12 @@ import logist.topology.Topology.City;
  * {@code nextDouble()} picks a row by subtracting row sums, then a column by adding its values);
  * {@link #createTask(City)} walks the scaled row of {@code from}.
  *
- * <p>Tasks created here get ids counting up from 0; in apdp's host, from 1000, clear of the ids of
- * auctioned tasks in any usual match.
+ * <p>As on the platform, a task created here has the id 0, or its index in the array
+ * {@link #createTaskSet(Task[])} fills; in a match of a Logist configuration with the platform's
+ * draw, {@link #getRandom()} is the platform's generator as the agent found it there (seeded with the
+ * configuration's {@code rngSeed}, past the draws of the matrices and, after setup, of the tasks).
  */
 public class DefaultTaskDistribution implements TaskDistribution {
-
-    static {
-        Hooks.register(Hooks.Distributions.class, new Hooks.Distributions() { // not a lambda: faster to start
-            @Override
-            public void nextId(DefaultTaskDistribution distribution, int id) {
-                distribution.nextId = id;
-            }
-        });
-    }
 
     private final Topology topology;
     private final Random random;
@@ -45,7 +37,6 @@ public class DefaultTaskDistribution implements TaskDistribution {
     private final double[][] rewards;
     private final double[][] weights;
     private final double[] noTask;
-    private int nextId;
 
     /**
      * The distribution over {@code topology}'s cities: {@code probabilities}, {@code rewards} and
@@ -112,7 +103,7 @@ public class DefaultTaskDistribution implements TaskDistribution {
     /**
      * A task picked up in {@code from}: one {@code nextDouble()} walks the cities in order,
      * subtracting each one's probability, and the first at which it is used up is the delivery;
-     * null when it is not used up (the no-task share). Its id is 0, as on the platform.
+     * null when it is not used up (the no-task share). Its id is 0.
      */
     public Task createTask(City from) {
         double x = random.nextDouble();
@@ -130,16 +121,20 @@ public class DefaultTaskDistribution implements TaskDistribution {
         return createTaskSet(new Task[n]);
     }
 
-    /** Fill {@code tasks} with tasks drawn with {@link #createTask()}, and a set of them. */
+    /** Fill {@code tasks} with tasks drawn as {@link #createTask()} draws, the id of each its index; a set of them. */
     public TaskSet createTaskSet(Task[] tasks) {
         for (int i = 0; i < tasks.length; i++) {
-            tasks[i] = createTask();
+            tasks[i] = draw(i);
         }
         return TaskSet.create(tasks);
     }
 
-    /** A task drawn as the platform draws a configuration's tasks (see the class's comment). */
+    /** A task drawn as the platform draws a configuration's tasks (see the class's comment); its id is 0. */
     public Task createTask() {
+        return draw(0);
+    }
+
+    private Task draw(int id) {
         if (!(total > 0)) {
             throw new IllegalStateException("the distribution gives no pair of cities a probability");
         }
@@ -151,7 +146,7 @@ public class DefaultTaskDistribution implements TaskDistribution {
                 for (int j = 0; j < n; j++) {
                     x += values[i][j];
                     if (x >= 0) {
-                        return task(i, j);
+                        return task(id, i, j);
                     }
                 }
             }
@@ -164,9 +159,9 @@ public class DefaultTaskDistribution implements TaskDistribution {
         return random;
     }
 
-    private Task task(int from, int to) {
+    private Task task(int id, int from, int to) {
         List<City> cities = topology.cities();
-        return new Task(nextId++, cities.get(from), cities.get(to), (long) rewards[from][to],
+        return new Task(id, cities.get(from), cities.get(to), (long) rewards[from][to],
                 (int) weights[from][to]);
     }
 }

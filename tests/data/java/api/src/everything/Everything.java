@@ -118,9 +118,10 @@ public class Everything implements AuctionBehavior {
         check(bid > 0 && settings.get(TimeoutKey.SETUP) > 0 && settings.get(TimeoutKey.PLAN) > 0, "timeouts");
         check(LogistPlatform.getTopology() != null, "getTopology during a match");
         LogistSettings copy = new LogistSettings();
-        check(copy.get(TimeoutKey.PLAN) == settings.get(TimeoutKey.PLAN), "new LogistSettings() copies the match's");
+        check(copy.get(TimeoutKey.PLAN) == 30300L, "new LogistSettings() is the platform's defaults (30000 ms, reads 30300)");
         copy.set(TimeoutKey.BID, 1234L);
-        check(copy.get(TimeoutKey.BID) == 1234L && settings.get(TimeoutKey.BID) == bid, "set changes a copy only");
+        check(copy.get(TimeoutKey.BID) == 1246L && settings.get(TimeoutKey.BID) == bid, "set changes a copy only");
+        copy.set(SizeKey.NUMBER_OF_AGENTS, 2); // the platform's defaults leave it unset
         for (SizeKey key : SizeKey.values()) {
             copy.set(key, copy.get(key) + 1);
         }
@@ -234,7 +235,10 @@ public class Everything implements AuctionBehavior {
         check(t0.toString().equals("(Task 0, 3 kg, 10 CHF, " + home.toString() + " -> " + other.toString() + ")"),
                 "Task.toString " + t0.toString());
         check(t0.path().get(t0.path().size() - 1) == other && t0.pathLength() == home.distanceTo(other), "path");
-        TaskSet set = sampler.createTaskSet(new Task[] {t1, t0});
+        Task[] filled = {t1, t0};
+        TaskSet drawnSet = sampler.createTaskSet(filled); // as on the platform: fills the array with drawn tasks
+        check(filled[0] != t1 && filled[0].id == 0 && filled[1].id == 1 && drawnSet.size() == 2, "createTaskSet(Task[])");
+        TaskSet set = TaskSet.create(new Task[] {t1, t0});
         check(set.iterator().next() == t0 && set.weightSum() == 7 && set.rewardSum() == 30, "TaskSet order and sums");
         check(set.toString().equals("[" + t0.toString() + ", " + t1.toString() + "]"), "TaskSet.toString");
         TaskSet one = TaskSet.create(new Task[] {t0});
@@ -260,6 +264,9 @@ public class Everything implements AuctionBehavior {
 
     private void plans(Topology topology) {
         City home = vehicle.homeCity();
+        // a vehicle in its round (the agent's own are nowhere yet during setup, carrying nothing known)
+        VehicleImpl inRound = new VehicleImpl(0, "in round", vehicle.capacity(), vehicle.costPerKm(), home, 100L, null);
+        inRound.beginRound(TaskSet.create(new Task[0]));
         City next = home.neighbors().get(0);
         Task task = new Task(7, next, home, 0L, 1);
         Plan plan = new Plan(home);
@@ -316,14 +323,14 @@ public class Everything implements AuctionBehavior {
         check(kinds.moveTo(home).equals("move " + home.name) && kinds.pickup(task).equals("pickup 7")
                 && kinds.deliver(task).equals("deliver 7"), "ActionHandler");
         PlanVerifier verifier = new PlanVerifier(topology, TaskSet.create(new Task[] {task}));
-        verifier.verifyPlan(vehicle, plan);
+        verifier.verifyPlan(inRound.getInfo(), plan);
         verifier.verifyPickup();
         verifier.verifyDelivery();
         PlanVerifier strict = new PlanVerifier(topology, TaskSet.create(new Task[] {task}));
         check(strict.moveTo(next).length == 0 && strict.pickup(task).length == 0, "verifier steps");
         check(strict.deliver(task).length > 0, "a delivery in the wrong city");
         try {
-            new PlanVerifier(topology, TaskSet.create(new Task[] {task})).verifyPlan(vehicle, new Plan(home,
+            new PlanVerifier(topology, TaskSet.create(new Task[] {task})).verifyPlan(inRound.getInfo(), new Plan(home,
                     new Action.Pickup(task)));
             check(false, "a pickup in the wrong city passed");
         } catch (IllegalPlanException e) {
@@ -345,7 +352,13 @@ public class Everything implements AuctionBehavior {
     private void simulation(Topology topology) {
         City home = vehicle.homeCity();
         City next = home.neighbors().get(0);
-        check(vehicle.getCurrentCity() == null && vehicle.getCurrentTasks().isEmpty()
+        boolean unknown = false;
+        try {
+            vehicle.getCurrentTasks();
+        } catch (NullPointerException e) {
+            unknown = true; // what it carries is not known before its round, as on the platform
+        }
+        check(vehicle.getCurrentCity() == null && unknown
                 && vehicle.getReward() == 0L && vehicle.getDistanceUnits() == 0L && vehicle.getDistance() == 0.0,
                 "a vehicle nowhere yet during setup, as on the platform");
         check(vehicle.id() == 0 && vehicle.name() != null && vehicle.capacity() > 0 && vehicle.costPerKm() > 0
@@ -416,7 +429,7 @@ public class Everything implements AuctionBehavior {
     private void files() throws IOException, ParserException {
         write("everything/settings.xml", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<settings>\n"
                 + "  <set timeout-setup=\"1000\"/> <set timeout-bid=\"1000\"/> <set timeout-plan=\"2000\"/>\n"
-                + "  <set world-width=\"640\"/> <set show-ui=\"false\"/>\n</settings>\n");
+                + "  <set world-width=\"640\"/> <set flag-show-ui=\"false\"/>\n</settings>\n");
         write("everything/topology.xml", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<topology name=\"line\">\n"
                 + "  <cities><city name=\"A\" x=\"0\" y=\"0\"/><city name=\"B\" x=\"100\" y=\"0\"/>"
                 + "<city name=\"Gen\u00e8ve\" x=\"150\" y=\"0\"/></cities>\n"
@@ -450,7 +463,7 @@ public class Everything implements AuctionBehavior {
                 "the match's settings file and getSettings agree");
         Topology line = Parsers.parseTopology("everything/topology.xml");
         check(line.size() == 3 && line.parseCity("Gen\u00e8ve").distanceUnitsTo(line.parseCity("A")) == 150500L
-                && line.toString().equals("line"), "parseTopology");
+                && line.toString().equals(line.cities().toString()), "parseTopology");
         List<String> names = Parsers.parseAgents(new File("everything/agents.xml"));
         check(names.equals(Arrays.asList("auction", "reactive", "deliberative", "centralized")), "parseAgents(File)");
         List<AgentImpl> agents = Parsers.parseAgents("everything/agents.xml", new String[] {"reactive", "auction"});

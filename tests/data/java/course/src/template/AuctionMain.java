@@ -48,7 +48,7 @@ public class AuctionMain implements AuctionBehavior {
         this.agent = agent;
         this.vehicles = agent.vehicles();
         this.planner = new SLSPlanner(vehicles, agent.id());
-        this.won = agent.getTasks();
+        this.won = TaskSet.noneOf(TaskSet.create(new Task[0])); // the platform's getTasks() is null during setup
         this.margin = agent.readProperty("margin", Double.class, 1.2);
         try {
             Document settings = new SAXBuilder().build(new File("config/settings_auction.xml"));

@@ -61,7 +61,6 @@ public class Thorough implements AuctionBehavior {
         checkTopology();
         for (Vehicle v : agent.vehicles()) {
             require(v.getCurrentCity() == null, "a vehicle is somewhere during setup (the platform's are nowhere yet)");
-            require(v.getCurrentTasks().isEmpty() && v.getCurrentTasks().size() == 0, "vehicle loaded");
             require(v.capacity() > 0 && v.costPerKm() > 0 && v.speed() > 0, "vehicle numbers");
             Color color = v.color();
             require(color != null, "no colour");
@@ -93,7 +92,7 @@ public class Thorough implements AuctionBehavior {
         require(plan.toString().equals(expected), "Plan.toString: " + plan);
         require(Plan.EMPTY.toString().equals("[], 0.0"), "Plan.EMPTY: " + Plan.EMPTY);
         require(from.toString().equals(from.name), "City.toString");
-        if (topology.toString().equalsIgnoreCase("france")) {
+        if (topology.cities().get(0).name.equals("Brest")) { // France (Topology.toString() lists the cities)
             City paris = topology.parseCity("Paris");
             City marseille = topology.parseCity("Marseille");
             require(paris.distanceTo(marseille) == 782.0 && paris.distanceUnitsTo(marseille) == 782000L,
@@ -106,7 +105,7 @@ public class Thorough implements AuctionBehavior {
         LogistSettings platform = LogistPlatform.getSettings();
         long bid = platform.get(TimeoutKey.BID);
         require(bid == BID_LIMIT && bid > 0, "bid limit changed");
-        require(new LogistSettings().get(TimeoutKey.PLAN) == platform.get(TimeoutKey.PLAN), "new LogistSettings()");
+        require(new LogistSettings().get(TimeoutKey.PLAN) == 30300L, "new LogistSettings() is the platform's defaults");
         for (String path : new String[] {"config/settings_auction.xml", "config/settings_default.xml",
                 "config\\settings_auction.xml"}) {
             LogistSettings file;
@@ -151,7 +150,7 @@ public class Thorough implements AuctionBehavior {
             at = c;
         }
         require(walked == units, "pathTo is not a shortest path");
-        require(a.hashCode() == a.id, "hashCode");
+        require(a.hashCode() == topology.parseCity(a.name).hashCode(), "hashCode");
     }
 
     @Override
@@ -195,8 +194,8 @@ public class Thorough implements AuctionBehavior {
     @Override
     public List<Plan> plan(List<Vehicle> vehicles, TaskSet tasks) {
         require(tasks.size() == won.size() && tasks.containsAll(won), "plan's tasks are not the tasks won");
-        for (Task t : tasks) {
-            require(asked.contains(t), "plan got another Task object than askPrice");
+        for (Task t : tasks) { // the task objects auctionResult was told of (the platform's: not askPrice's)
+            require(won.contains(t) && !asked.contains(t), "plan's Task objects are not auctionResult's");
         }
         checkTaskSets(tasks);
         List<Plan> plans = new ArrayList<>();
