@@ -183,7 +183,7 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"agent {i}: {exc}")
             costs.append(0.0)
             continue
-        violations = check_plans(topology, companies[i].vehicles, plans, won[i], tasks)
+        violations = check_plans(topology, companies[i].vehicles, plans, won[i], tasks, cities=not logist)
         if i not in faulty:
             problems += [f"agent {i}, {v}" if v.vehicle is not None else f"agent {i}: {v}"
                          for v in violations]

@@ -48,14 +48,19 @@ class SetupCall:
     distribution: TaskDistribution
     company: Company
     path: str = field(default="", compare=False)
+    #: The rules of play (:mod:`apdp.referee.match`): "apdp", or "logist" (the Logist platform's).
+    rules: str = "apdp"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "type": "setup", "protocol": PROTOCOL, "agent_id": self.agent_id, "agents": self.agents,
             "seed": self.seed, "params": dict(self.params), "timeouts": dict(self.timeouts),
             "topology": self.topology.to_json(), "distribution": distribution_to_json(self.distribution),
             "company": self.company.to_json(),
         }
+        if self.rules != "apdp":
+            out["rules"] = self.rules
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +128,10 @@ def _bids(value: object) -> tuple[float | None, ...]:
 
 def _setup_from_json(obj: Mapping[str, Any]) -> SetupCall:
     keys(obj, {"type", "protocol", "agent_id", "agents", "seed", "params", "timeouts", "topology",
-               "distribution", "company"}, set(), "a setup call")
+               "distribution", "company"}, {"rules"}, "a setup call")
+    rules = obj.get("rules", "apdp")
+    if rules not in ("apdp", "logist"):
+        raise BadMessage(f"rules must be apdp or logist, got {str(rules)[:40]!r}")
     if obj["protocol"] != PROTOCOL:
         raise BadMessage(f"protocol {str(obj['protocol'])[:40]!r}, expected {PROTOCOL!r}")
     try:
@@ -134,7 +142,7 @@ def _setup_from_json(obj: Mapping[str, Any]) -> SetupCall:
     return SetupCall(
         integer(obj["agent_id"], "agent_id"), integer(obj["agents"], "agents"), integer(obj["seed"], "seed"),
         dict(mapping(obj["params"], "params")), timeouts, topology,
-        StatedDistribution(topology, obj["distribution"]), company_from_json(obj["company"]),
+        StatedDistribution(topology, obj["distribution"]), company_from_json(obj["company"]), rules=rules,
     )
 
 

@@ -397,6 +397,7 @@ class _Referee:
             topology=self.topology,
             distribution=self.distribution,
             company=self.companies[seat.index],
+            rules=self.scenario.rules,
         )
         if started:  # the protections were asked with its start
             called: CallResult | None = seat.process.call(call, self.timeouts.setup)
@@ -449,7 +450,7 @@ class _Referee:
             return
         seat.plans = plans
         known = {t.id: t for s in self.seats for t in s.won}
-        violations = check_plans(self.topology, company.vehicles, plans, seat.won, known)
+        violations = check_plans(self.topology, company.vehicles, plans, seat.won, known, cities=not self.logist)
         if violations:
             shown = "; ".join(str(v) for v in violations[:MAX_VIOLATIONS])
             more = f" (and {len(violations) - MAX_VIOLATIONS} more)" if len(violations) > MAX_VIOLATIONS else ""

@@ -50,6 +50,7 @@ class ProgramAgent(Agent):
     def __init__(self, program: AgentProgram, seed: int) -> None:
         self._program = program
         self.seed = seed  # given to the program at setup
+        self.rules = "apdp"  # the match's rules of play, given to the program at setup
         self._process: subprocess.Popen[bytes] | None = None
         self._to: IO[bytes] | None = None
         self._from: IO[bytes] | None = None
@@ -106,7 +107,7 @@ class ProgramAgent(Agent):
         if self._process is None:
             self.start()
         self._request(SetupCall(self.agent_id, self.agents, self.seed, dict(self.params), dict(self.timeouts),
-                                topology, distribution, company))
+                                topology, distribution, company, rules=self.rules))
 
     def bid(self, task: Task) -> float | None:
         reply = self._request(BidCall(task, self.timeouts["bid"]))

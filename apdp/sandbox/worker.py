@@ -163,10 +163,10 @@ def _new_agent(req: SetupCall, started: ProgramAgent | None) -> Agent:
     path = Path(req.path)
     if not is_program(path):
         return load_agent_class(path)()
-    if started is not None:  # started by the "start" call
-        started.seed = req.seed
-        return started
-    return _program_agent(path, req.seed)
+    program = started if started is not None else _program_agent(path, req.seed)  # started: by the "start" call
+    program.seed = req.seed
+    program.rules = req.rules
+    return program
 
 
 def _setup(req: SetupCall, started: ProgramAgent | None = None) -> Agent:

@@ -33,7 +33,7 @@ def rules_project(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) ->
     shutil.copytree(JAVA / "probe" / "config", project / "config", dirs_exist_ok=True)
     shutil.copy(JAVA / "rules" / "config" / "agents.xml", project / "config" / "agents.xml")
     result = import_project(project, project / "agents")
-    assert result.failed == [] and len(result.installed) == 6
+    assert result.failed == [] and len(result.installed) == 8
     yield project
 
 
@@ -102,3 +102,22 @@ def test_a_long_max_value_bid_loses_on_apdp_s_networks_and_prints_as_the_long_it
                  "--agents", "max-bid", "honest", cwd=in_project)
     assert shown.returncode == 0, shown.stderr
     assert "max-bid=9,223,372,036,854,775,807" in shown.stdout and "-> honest" in shown.stdout
+
+
+def test_the_platform_checks_moves_not_where_a_task_is_picked_up_or_delivered(in_project: Path) -> None:
+    # on the platform: picking up and delivering every task at home, without a move, is a valid plan
+    # that costs nothing; a move to a city that is not a neighbour is an invalid plan
+    record = play_match(_logist(), ["anywhere", "plain"], seed=1)
+    result = record["result"]
+    assert result["faults"] == [] and result["revenue"] == [4000, 0] and result["cost"] == [0, 0]
+    assert result["winner"] == 0 and verify_record(record) == []
+    record = play_match(_logist(), ["jump", "plain"], seed=1)
+    (fault,) = record["result"]["faults"]
+    assert (fault["agent"], fault["kind"], fault["phase"]) == (0, "invalid_plan", "plan")
+    assert "follows no road" in fault["message"] and verify_record(record) == []
+    # apdp's own rules: where counts; a move along no road is driven along a shortest path
+    record = play_match(_apdp(), ["anywhere", "plain"], seed=1)
+    assert [f["kind"] for f in record["result"]["faults"]] == ["invalid_plan"]
+    assert "picked up in" in record["result"]["faults"][0]["message"]
+    record = play_match(_apdp(), ["jump", "plain"], seed=1)
+    assert record["result"]["faults"] == [] and verify_record(record) == []

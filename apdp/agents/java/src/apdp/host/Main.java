@@ -252,6 +252,7 @@ public final class Main {
             throw new IllegalArgumentException("this host speaks " + PROTOCOL + ", the referee " + version);
         }
         int id = (int) number(request.get("agent_id"));
+        platformRules = "logist".equals(request.get("rules"));
         readTopology(map(request.get("topology"), "topology"));
         DefaultTaskDistribution distribution = readDistribution(map(request.get("distribution"), "distribution"),
                 (long) number(request.get("seed")));
@@ -495,7 +496,7 @@ public final class Main {
         }
         // The platform never checks a plan's own start city: it drives it from where the vehicle is
         City at = v < vehicles.size() ? vehicles.get(v).homeCity() : Hooks.get(Hooks.Plans.class).start(plan);
-        Steps steps = new Steps(at, out, quotedNames);
+        Steps steps = new Steps(at, !platformRules, out, quotedNames);
         out.append('[');
         for (logist.plan.Action action : plan) {
             if (action == null) {
@@ -506,21 +507,30 @@ public final class Main {
         out.append(']');
     }
 
+    /**
+     * Whether the match plays by the Logist platform's rules: a move to a city that is not a
+     * neighbour is then handed on as it is (the platform's plan verifier refuses it); under apdp's
+     * own rules it is driven along a shortest path.
+     */
+    private boolean platformRules;
+
     /** The cities' names as JSON strings, each quoted once (a plan moves through the same cities again and again). */
     private final Map<City, String> quotedNames = new HashMap<>();
 
     /**
-     * A plan's actions as the protocol's, written as JSON: a move to a city that is not a neighbour
-     * becomes the moves of a shortest path.
+     * A plan's actions as the protocol's, written as JSON: with {@code expand}, a move to a city that
+     * is not a neighbour becomes the moves of a shortest path.
      */
     private static final class Steps implements ActionHandler<Void> {
         private final StringBuilder out;
         private final Map<City, String> quoted;
+        private final boolean expand;
         private boolean first = true;
         private City at;
 
-        Steps(City start, StringBuilder out, Map<City, String> quoted) {
+        Steps(City start, boolean expand, StringBuilder out, Map<City, String> quoted) {
             this.at = start;
+            this.expand = expand;
             this.out = out;
             this.quoted = quoted;
         }
@@ -535,7 +545,7 @@ public final class Main {
 
         @Override
         public Void moveTo(City to) {
-            if (at == null || at.hasNeighbor(to)) {
+            if (!expand || at == null || at.hasNeighbor(to)) {
                 move(to);
             } else {
                 for (City hop : at.pathTo(to)) {

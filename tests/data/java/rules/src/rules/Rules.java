@@ -18,18 +18,22 @@ import logist.topology.Topology.City;
  * {@code slow-result} sleeps {@code sleep} ms in auctionResult and in askPrice (each call within
  * the bid limit, the two together not); {@code max-bid} bids Long.MAX_VALUE ("not interested");
  * {@code huge-bid} bids 2^62 + 1 (two wins wrap a long); {@code throw} throws in askPrice from task
- * {@code at} on. Otherwise it bids 1000 and plans every task on its first vehicle.
+ * {@code at} on. Otherwise it bids 1000 and plans every task on its first vehicle: along roads, or
+ * with {@code route} {@code jump} by moves straight to each city (no neighbour of the last), or with
+ * {@code anywhere} picking up and delivering every task at home, without a move.
  */
 public class Rules implements AuctionBehavior {
     private String mode;
     private long sleep;
     private int at;
+    private String route;
 
     @Override
     public void setup(Topology topology, TaskDistribution distribution, Agent agent) {
         mode = agent.readProperty("mode", String.class, "plain");
         sleep = agent.readProperty("sleep", Long.class, 0L);
         at = agent.readProperty("at", Integer.class, 0);
+        route = agent.readProperty("route", String.class, "roads");
     }
 
     private void pause() {
@@ -69,6 +73,21 @@ public class Rules implements AuctionBehavior {
         City at = vehicles.get(0).homeCity();
         Plan plan = new Plan(at);
         for (Task task : tasks) {
+            if (route.equals("anywhere")) {
+                plan.appendPickup(task);
+                plan.appendDelivery(task);
+                continue;
+            }
+            if (route.equals("jump")) {
+                if (!at.equals(task.pickupCity)) {
+                    plan.appendMove(task.pickupCity);
+                }
+                plan.appendPickup(task);
+                plan.appendMove(task.deliveryCity);
+                plan.appendDelivery(task);
+                at = task.deliveryCity;
+                continue;
+            }
             for (City c : at.pathTo(task.pickupCity)) {
                 plan.appendMove(c);
             }
