@@ -8,8 +8,9 @@ file is accepted too. A folder with an ``agent.py`` is a Python agent of several
 installed package), and a folder with an ``agent.toml`` is an agent program in any language (see
 :mod:`apdp.agents.program`); both are named after the folder. An agent file sees no other file, not even
 those beside it; an agent folder sees its own files. Folders searched: ``$APDP_AGENTS``
-(``:``-separated), ``./agents``, then the baselines and ``agents/`` folders bundled with
-apdp. A name is never picked between silently:
+(``:``-separated) and ``./agents``: users' agents come from where the user is, never from where apdp
+is installed (an editable install's clone holds drafts in its ``agents/``); then the shipped agents,
+the baselines and the course's template. A name is never picked between silently:
 a user's file that would shadow a shipped agent, or two files with the same name (in the loose
 sense above) and different contents, are refused with a line saying which file to rename.
 
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from apdp.agents.files import agent_hash, is_inside
 from apdp.agents.program import PROGRAM_FILE
-from apdp.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
+from apdp.bundled import BUNDLED_BASELINES, BUNDLED_TEMPLATE
 from apdp.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
@@ -74,8 +75,9 @@ class AgentSource:
 
 
 def agent_dirs() -> list[Path]:
-    """The folders searched for agents, in order."""
-    return search_path("APDP_AGENTS", [Path.cwd() / "agents", BUNDLED_BASELINES, BUNDLED_AGENTS])
+    """The folders searched for agents, in order: the user's, then the baselines' (the course's
+    template, the one other shipped agent, is added by name: its folder is not searched)."""
+    return search_path("APDP_AGENTS", [Path.cwd() / "agents", BUNDLED_BASELINES])
 
 
 def _is_agent_file(path: Path) -> bool:
@@ -136,7 +138,8 @@ def _candidates(strict: bool = False) -> dict[str, list[AgentSource]]:
     for folder in agent_dirs():
         marked = {p.parent for p in (*folder.glob(f"*/{PROGRAM_FILE}"), *folder.glob(f"*/{AGENT_MODULE}"))}
         programs = sorted(p for p in marked if is_agent_folder(p))
-        for path in sorted(folder.glob("*.py")) + programs:
+        shipped = [BUNDLED_TEMPLATE] if folder == BUNDLED_BASELINES and BUNDLED_TEMPLATE.is_file() else []
+        for path in sorted(folder.glob("*.py")) + programs + shipped:
             if path.suffix == ".py" and not _is_agent_file(path):
                 continue
             try:

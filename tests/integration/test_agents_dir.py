@@ -67,3 +67,28 @@ def test_without_agents_the_line_names_the_shipped_agents_and_the_users() -> Non
     assert line == "no --agents: every agent found plays, 2 shipped (naive, template) and 1 of yours (me)"
     alone = every_agent_found(["naive", "template"], shipped)
     assert alone.endswith("2 shipped (naive, template) and none of yours")
+
+
+def test_an_install_s_own_agents_folder_is_not_searched_from_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editable install's clone keeps drafts in its agents/ beside the template: from another
+    folder only the template is found there (a shipped agent), never the drafts."""
+    import apdp.agents.discovery as discovery
+    from apdp.agents.discovery import AgentNotFound, available_agents, find_agent
+
+    clone = tmp_path / "clone" / "agents"
+    clone.mkdir(parents=True)
+    shutil.copy(BUNDLED_TEMPLATE, clone / "template.py")
+    (clone / "draft.py").write_text((clone / "template.py").read_text().replace("class Template", "class Draft"))
+    monkeypatch.setattr(discovery, "BUNDLED_TEMPLATE", clone / "template.py")
+    monkeypatch.setattr(discovery, "BUNDLED_AGENTS", clone, raising=False)  # where apdp once searched
+    (tmp_path / "project").mkdir()
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.delenv("APDP_AGENTS", raising=False)
+    assert find_agent("template").path == clone / "template.py"
+    with pytest.raises(AgentNotFound):
+        find_agent("draft")
+    assert "draft" not in {a.name for a in available_agents()}
+    monkeypatch.chdir(tmp_path / "clone")  # in the clone, its agents/ is the user's own folder
+    assert find_agent("draft").path == clone / "draft.py"

@@ -28,11 +28,11 @@ def test_a_referee_that_fails_mid_match_still_returns_its_record(monkeypatch: py
     calls = []
     real = apdp.referee.match.auction_winner
 
-    def failing(bids: list[float | None], ties: object) -> int | None:
+    def failing(bids: list[float | None], ties: object, rule: str) -> int | None:
         calls.append(bids)
         if len(calls) == 2:
             raise ZeroDivisionError("a bug of the referee's own")
-        return real(bids, ties)  # type: ignore[arg-type]
+        return real(bids, ties, rule)  # type: ignore[arg-type]
 
     monkeypatch.setattr(apdp.referee.match, "auction_winner", failing)
     record = play_match(fast_scenario(tasks=4), ["naive", "honest"], seed=3)
