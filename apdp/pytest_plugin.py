@@ -10,7 +10,8 @@ point ``apdp``: pytest loads it wherever apdp is installed.
           apdp_check("agents/me.py")
 
 - ``pytest --apdp-agent agents/me.py`` (repeatable) adds one such test per agent, with no test file
-  to write.
+  to write. Given no test path, it runs those checks alone: the tests of the folder it runs in (a
+  clone of apdp holds its own suite) are not collected.
 
 The check itself is :func:`apdp.testing.check_agent`; this module only reports it to pytest, and
 imports apdp (the referee, the sandbox) only when a check runs, not in every pytest run.
@@ -105,3 +106,17 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     for agent in config.getoption("apdp_agents"):
         name = f"apdp-check[{agent}]"
         items.append(AgentCheckItem.from_parent(session, name=name, nodeid=name, agent=agent))
+
+
+def _only_agents(config: pytest.Config) -> bool:
+    """True when ``--apdp-agent`` is given and no test path: then only the agents are checked."""
+    agents = config.getoption("apdp_agents")
+    if not agents:
+        return False
+    given = [a for a in config.invocation_params.args if not str(a).startswith("-") and str(a) not in agents]
+    return not any(Path(str(a).split("::")[0]).exists() for a in given)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``--apdp-agent`` and no test path, collect no test files (see the module's text)."""
+    return True if _only_agents(config) else None

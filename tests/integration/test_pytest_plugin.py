@@ -73,3 +73,15 @@ def test_apdp_agent_adds_a_check_per_agent(student: pytest.Pytester) -> None:
                               "*short test summary info*"], consecutive=True)
     out = run.stdout.str()
     assert "pytest_plugin.py" not in out and "During handling" not in out
+
+
+def test_apdp_agent_alone_checks_the_agent_not_the_folder_s_own_tests(student: pytest.Pytester) -> None:
+    # a folder whose own suite cannot even be collected here (a clone of apdp without its test extras)
+    student.makepyfile(test_suite="import a_module_nobody_installed\n\ndef test_x():\n    pass\n")
+    run = student.runpytest_subprocess("-p", "no:cacheprovider", "-v", "--apdp-agent", "good.py")
+    run.assert_outcomes(passed=1)
+    assert "a_module_nobody_installed" not in run.stdout.str()
+    # a test path given as well: it is collected, as asked (here it cannot be)
+    run = student.runpytest_subprocess("-p", "no:cacheprovider", "--apdp-agent", "good.py", "test_suite.py")
+    run.assert_outcomes(errors=1)
+    assert "a_module_nobody_installed" in run.stdout.str()
