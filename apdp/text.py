@@ -26,10 +26,17 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def _cut(text: str, limit: int | None) -> str:
+    """``text`` in at most ``limit`` characters: cut where an item of a list ("; ") or a word ends,
+    when one does in the second half of what is kept, and saying how much was cut."""
     if limit is None or len(text) <= limit:
         return text
-    note = f" [... {len(text) - limit} more characters cut]"
-    return text[: max(0, limit - len(note))] + note
+    keep = max(0, limit - len(f" [... {len(text)} more characters cut]"))
+    for boundary in ("; ", " "):
+        end = text.rfind(boundary, keep // 2, keep + 1)
+        if end > 0:
+            keep = end
+            break
+    return text[:keep] + f" [... {len(text) - keep} more characters cut]"
 
 
 def clean_text(text: object, limit: int | None = None) -> str:

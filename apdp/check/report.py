@@ -1,12 +1,14 @@
 """The report of the agent check: each match's outcome and every problem, sorted by class.
 
-A fault of the checked agent becomes one problem (an invalid plan one per violation); repeats
+A fault of the checked agent becomes one problem (an invalid plan one per kind of mistake in it: seven
+tasks delivered in the wrong city are one mistake, shown once with how often it happened); repeats
 across matches are merged. ``CheckReport.text()`` is written to be read by a person or pasted back
 to a model; ``to_json()`` is the same for programs.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -251,7 +253,8 @@ def collect(report: CheckReport, outcome: MatchOutcome) -> None:
                 (
                     p
                     for p in report.problems
-                    if (p.category, p.phase, p.message) == (problem.category, problem.phase, problem.message)
+                    if (p.category, p.phase, _mistake(p.message)) == (problem.category, problem.phase,
+                                                                       _mistake(problem.message))
                 ),
                 None,
             )
@@ -274,10 +277,46 @@ def problems_of(fault: Mapping[str, Any]) -> list[Problem]:
     if kind == "invalid_plan":
         violations = [_violation_text(v) for v in fault.get("violations") or [] if isinstance(v, Mapping)]
         if violations:
-            return [Problem(_violation_category(v), "plan", None, v) for v in violations]
+            total = _count_of(message, len(violations))
+            kinds: dict[str, list[str]] = {}
+            for v in violations:
+                kinds.setdefault(_mistake(v), []).append(v)
+            problems = []
+            for examples in kinds.values():
+                more = total - len(violations) if len(kinds) == 1 else 0  # the record keeps the first ones only
+                times = len(examples) + more
+                shown = examples[0] + (f" (and {times - 1} more like it in this plan)" if times > 1 else "")
+                problems.append(Problem(_violation_category(examples[0]), "plan", None, shown))
+            return problems
         return [Problem("invalid_plan", "plan", None, message)]
     category = kind if kind in CATEGORIES else "exception"
     return [Problem(category, phase, task, message, tb if isinstance(tb, str) else None)]
+
+
+#: What makes two violations the same mistake: their words, with what names a place, a task or a
+#: number left out (``vehicle 0, action 5: task 3 delivered in Paris, not in Lyon`` is ``task #
+#: delivered in #, not in #``).
+_SPECIFICS = (
+    (re.compile(r"^vehicle \d+(, action \d+)?: "), ""),
+    (re.compile(r" (in|from|to) [^,;]+?(?=(, not in | to | follows |$))"), r" \1 #"),
+    (re.compile(r"'[^']*'"), "#"),
+    (re.compile(r"\d+(\.\d+)?"), "#"),
+)
+
+
+def _mistake(message: str) -> str:
+    """The kind of mistake a plan problem's message stands for (see :data:`_SPECIFICS`); other
+    messages are their own kind. A count added to an example ("(and 6 more ...)") is left out."""
+    kind = message.split(" (and ", 1)[0]
+    for pattern, placeholder in _SPECIFICS:
+        kind = pattern.sub(placeholder, kind)
+    return kind
+
+
+def _count_of(message: str, kept: int) -> int:
+    """How many violations an invalid plan's fault message counts (``7 violation(s): ...``)."""
+    head = message.split(" ", 1)[0]
+    return int(head) if head.isdigit() and int(head) >= kept else kept
 
 
 def _violation_text(v: Mapping[str, Any]) -> str:
