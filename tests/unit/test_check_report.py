@@ -20,13 +20,28 @@ def test_one_mistake_repeated_in_a_plan_is_one_problem_with_its_count() -> None:
     cities = [("Paris", "Lyon"), ("Le Havre", "Bordeaux"), ("Genève", "Monaco")]
     fault = _invalid_plan([f"task {k} delivered in {a}, not in {b}" for k, (a, b) in enumerate(cities)], counted=7)
     (problem,) = problems_of(fault)
-    assert problem.message == "vehicle 0, action 0: task 0 delivered in Paris, not in Lyon (and 6 more like it in this plan)"
+    assert problem.message == ("vehicle 0, action 0: task 0 delivered in Paris, not in Lyon "
+                               "(and 6 more like it in this plan)")
 
 
 def test_different_mistakes_stay_apart() -> None:
     fault = _invalid_plan(["task 0 delivered in Paris, not in Lyon", "move from Lyon to Brest follows no road",
-                           "load 34 exceeds capacity 30 after picking up task 2", "task 1 delivered in Brest, not in Nice"])
+                           "load 34 exceeds capacity 30 after picking up task 2",
+                           "task 1 delivered in Brest, not in Nice"])
     problems = problems_of(fault)
     assert [p.category for p in problems] == ["invalid_plan", "invalid_plan", "capacity"]
     assert problems[0].message.endswith("(and 1 more like it in this plan)")
     assert "(and" not in problems[1].message and "(and" not in problems[2].message
+
+
+def test_a_long_message_is_cut_where_an_item_or_a_word_ends() -> None:
+    from apdp.text import clean_line
+
+    message = "7 violation(s): " + "; ".join(
+        f"vehicle 0, action {k}: load 34 exceeds capacity 30 after picking up task {k}" for k in range(7))
+    shown = clean_line(message, 200)
+    assert len(shown) <= 200 and shown.endswith("more characters cut]")
+    assert shown.startswith("7 violation(s): vehicle 0, action 0: load 34 exceeds capacity 30 after picking up "
+                            "task 0 [...")
+    words = clean_line("word " * 100, 60)
+    assert words.split(" [...")[0].endswith("word")  # never a word cut in two
