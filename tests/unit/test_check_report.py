@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from apdp.check.report import problems_of
@@ -41,7 +43,8 @@ def test_a_long_message_is_cut_where_an_item_or_a_word_ends() -> None:
         f"vehicle 0, action {k}: load 34 exceeds capacity 30 after picking up task {k}" for k in range(7))
     shown = clean_line(message, 200)
     assert len(shown) <= 200 and shown.endswith("more characters cut]")
-    assert shown.startswith("7 violation(s): vehicle 0, action 0: load 34 exceeds capacity 30 after picking up "
-                            "task 0 [...")
+    kept = shown.split(" [...")[0]
+    item = r"vehicle 0, action \d: load 34 exceeds capacity 30 after picking up task \d"
+    assert re.fullmatch(rf"7 violation\(s\): {item}(; {item})*", kept), kept  # whole items only
     words = clean_line("word " * 100, 60)
     assert words.split(" [...")[0].endswith("word")  # never a word cut in two
