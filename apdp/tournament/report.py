@@ -354,15 +354,35 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
     notes = context.notes if context is not None else []
     if fmt == "markdown":
         blocks = ["".join(f"- Note: {n}\n" for n in notes)] if notes else []
-        for title, headers, rows in sections(stats, group_by, context):
+        for title, headers, rows in _standings_first(sections(stats, group_by, context)):
+            heading, paragraphs = _heading(title)
             table = f"\n{markdown_table(rows, headers)}\n" if rows else ""
-            blocks.append(f"## {' '.join(title.splitlines())}\n{table}")
+            blocks.append(f"## {heading}\n" + "".join(f"\n{p}\n" for p in paragraphs) + table)
         return "\n".join(blocks)
     blocks = ["".join(f"{_wrap(f'Note: {n}')}\n" for n in notes)] if notes else []
     for title, headers, rows in sections(stats, group_by, context):
         tables = "\n\n".join(fit_table(headers, rows)) if rows else ""  # the parts of a split table
         blocks.append("\n".join(filter(None, [_wrap(title), tables])) + "\n")
     return "\n".join(blocks)
+
+
+def _heading(title: str) -> tuple[str, list[str]]:
+    """A section's title as a page shows it: a short heading (the first line up to its first ': '
+    or ' ('), then what the title says besides, a paragraph a line."""
+    first, *rest = title.splitlines()
+    ends = [i for i in (first.find(": "), first.find(" (")) if i > 0]
+    if not ends:
+        return first, rest
+    cut = min(ends)
+    said = first[cut:].removeprefix(": ").strip()
+    return first[:cut], [said[0].upper() + said[1:], *rest] if said else rest
+
+
+def _standings_first(found: list[Section]) -> list[Section]:
+    """The sections in reading order for a page: the overall standings first (a terminal shows them
+    last, where its reader's eyes are), then the others in their order."""
+    overall = [s for s in found if s[0].startswith("Standings: ")]
+    return overall + [s for s in found if not s[0].startswith("Standings: ")]
 
 
 #: The widest line of a terminal report.

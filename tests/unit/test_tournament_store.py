@@ -194,6 +194,17 @@ def test_json_report_has_the_study_fields_and_is_reproducible(tmp_path: Path) ->
     assert report([tmp_path, tmp_path], "csv").startswith("agent,tournaments,matches,avg_wins")
 
 
+def test_the_markdown_report_opens_with_the_standings_under_short_headings(tmp_path: Path) -> None:
+    """A page's reader sees the overall standings first; each heading is a short title, and what a
+    section's title says besides (scales, notes) is a paragraph under it (issue 35)."""
+    _two_tournaments(tmp_path)
+    text = report([tmp_path], "markdown")
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert headings[0] == "## Standings" and len(headings) > 4
+    assert all(len(h) <= 80 and ":" not in h for h in headings), headings
+    assert "\nBradley-Terry" in text or "(ratings: Bradley-Terry" in text  # the scale, as a paragraph
+
+
 def test_report_of_a_folder_without_results_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no tournament results"):
         report([tmp_path], "table")
