@@ -16,7 +16,8 @@ ANALYZE_FORMATS = ("table", "json")
 
 
 def analyze_command(
-    folders: Annotated[list[Path], typer.Argument(help="Results folders of `apdp tournament`.")],
+    folders: Annotated[list[Path], typer.Argument(
+        help="Results folders of `apdp tournament`, or a study's folder (its results/).")],
     format: Annotated[str, typer.Option("--format", "-f", help="Output format: table or json.")] = "table",
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Matches analysed at once (default: one per core).")
@@ -32,9 +33,10 @@ def analyze_command(
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     from apdp.analysis.run import analyse  # here: --help stays quick
     from apdp.analysis.summary import to_json, to_text
+    from apdp.cli.report import results_folders
     from apdp.cli.tournament import default_jobs
 
-    analysis = analyse(folders, jobs=jobs or default_jobs(), progress=not quiet)
+    analysis = analyse(results_folders(folders), jobs=jobs or default_jobs(), progress=not quiet)
     text = json.dumps(to_json(analysis), indent=2) if fmt == "json" else to_text(analysis)
     if out is None:
         typer.echo(text)

@@ -14,7 +14,8 @@ from apdp.tournament.choices import FORMATS, MIN_RESAMPLES, RESAMPLES, TABLES
 
 
 def report_command(
-    folders: Annotated[list[Path], typer.Argument(help="Results folders of `apdp tournament`.")],
+    folders: Annotated[list[Path], typer.Argument(
+        help="Results folders of `apdp tournament`, or a study's folder (its results/).")],
     format: Annotated[
         str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")
     ] = "table",
@@ -56,6 +57,7 @@ def report_command(
     from apdp.tournament.report import build, check_options, render, report  # here: --help stays quick
 
     fmt = format.lower()
+    folders = results_folders(folders)
     grouping = group_by.lower().replace(" ", "") if group_by else None
     if analysis and fmt == "csv":
         raise UserError("--analysis is for --format table, markdown, json or html; for its figures alone, "
@@ -93,6 +95,16 @@ def report_command(
         if analysis:
             text += "\n\n" + _analysis(folders, jobs, json_form=False, markdown=fmt == "markdown")
     _write(text, out)
+
+
+def results_folders(folders: list[Path]) -> list[Path]:
+    """The results folders ``folders`` stand for: a study's folder (``apdp study run --out``) stands
+    for its ``results/``, where its tournaments are; any other folder for itself."""
+    from apdp.study.run import RESULTS
+    from apdp.tournament.store import STORE_FILE
+
+    return [f / RESULTS if not (f / STORE_FILE).exists() and (f / RESULTS / STORE_FILE).is_file() else f
+            for f in folders]
 
 
 def _write(text: str, out: Path | None) -> None:

@@ -146,6 +146,11 @@ def test_a_study_generates_plays_reports_and_a_rerun_does_nothing(tmp_path: Path
     assert len(models.requests) == requests, "the rerun asked a model"
     assert "0 model call(s) made" in rerun.stdout and "0 match(es) played now, 12 stored" in rerun.stdout
     print(f"first run {first_run:.1f} s, rerun {time.monotonic() - again:.1f} s")
+    # the study's folder stands for its results: report and analyze take it as it is
+    shown = apdp("report", str(out), "--group-by", "model,strategy")
+    assert shown.returncode == 0 and "m-good / a1" in shown.stdout, shown.stderr
+    analysed = apdp("analyze", str(out), "--quiet", "--jobs", "1")
+    assert analysed.returncode == 0 and "planning" in analysed.stdout.lower(), analysed.stderr
 
 
 def test_a_stopped_study_resumes_without_paying_twice_and_a_sample_adds_only_its_work(
