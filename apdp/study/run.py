@@ -150,8 +150,25 @@ def run_study(
         raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
                         "add agents = [...] to the manifest, or set include_faulty = true")
     _play(manifest, out, field_, scenario, result, jobs, progress, say)
-    _write_reports(out, result, jobs, progress)
+    if _unchanged(out, result):
+        say("nothing new since the last run: its reports stand (report.txt, report.json, report.html)")
+        result.report_text = (out / REPORT_TEXT).read_text(encoding="utf-8")
+    else:
+        _write_reports(out, result, jobs, progress)
     return result
+
+
+#: The study's report as the terminal shows it, kept for a rerun that plays and makes nothing new.
+REPORT_TEXT = "report.txt"
+
+
+def _unchanged(out: Path, result: StudyResult) -> bool:
+    """Whether this run made no agent and played no match, so the last run's reports still hold:
+    the analysis (which replans every match) is not worked out again."""
+    summary = result.tournament
+    return (result.generated == 0 and result.new_calls == 0 and summary is not None and summary.played == 0
+            and summary.errors == 0 and all((out / name).is_file() for name in (REPORT_TEXT, "report.json",
+                                                                                 "report.html")))
 
 
 def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None, result: StudyResult,
@@ -159,7 +176,8 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
     from apdp.tournament.config import make_config
     from apdp.tournament.run import run_tournament
 
-    with searched_first("APDP_AGENTS", agent_dir(out)):
+    generated = agent_dir(out)  # none when the manifest has no generator
+    with searched_first("APDP_AGENTS", generated if generated.is_dir() else None):
         config = make_config(
             topology=",".join(manifest.networks) if manifest.networks else None,
             agents=field_,
@@ -197,4 +215,5 @@ def _write_reports(out: Path, result: StudyResult, jobs: int = 1, progress: bool
         write_atomically(written.path, page.replace("</main>", funnel_html(result.funnel) + "</main>", 1))
     result.report_text = "\n\n".join((render(stats, pooled, "table", GROUP_BY, context), funnel_text(result.funnel),
                                      to_text(analysis)))
+    write_atomically(out / REPORT_TEXT, result.report_text)
 

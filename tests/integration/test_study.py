@@ -141,10 +141,13 @@ def test_a_study_generates_plays_reports_and_a_rerun_does_nothing(tmp_path: Path
     assert paid(out) == requests - 2  # the slow model's two attempts were never answered
 
     again = time.monotonic()
+    written = (out / "report.json").stat().st_mtime_ns
     rerun, _ = study(tmp_path, models.url)
     assert rerun.returncode == 0, rerun.stderr + rerun.stdout
     assert len(models.requests) == requests, "the rerun asked a model"
     assert "0 model call(s) made" in rerun.stdout and "0 match(es) played now, 12 stored" in rerun.stdout
+    # nothing new: the last run's reports stand, the analysis (every match replanned) is not worked out again
+    assert (out / "report.json").stat().st_mtime_ns == written and (out / "report.txt").is_file()
     print(f"first run {first_run:.1f} s, rerun {time.monotonic() - again:.1f} s")
     # the study's folder stands for its results: report and analyze take it as it is
     shown = apdp("report", str(out), "--group-by", "model,strategy")
@@ -229,3 +232,16 @@ def test_a_study_improves_a_parent_and_reports_child_against_parent(tmp_path: Pa
     path.write_text(bad, encoding="utf-8")
     done = apdp("study", "run", str(path), "--out", str(tmp_path / "other"), "--quiet")
     assert done.returncode == 2 and "parent 'nobody'" in done.stderr and len(models.requests) == 1
+
+
+def test_a_study_of_given_agents_alone_plays_them(tmp_path: Path) -> None:
+    """A manifest with agents and no generator is valid: the study plays its agents (issue 35: it
+    stopped on 'study/agents: no such folder')."""
+    path = tmp_path / "study.toml"
+    path.write_text('name = "given"\nnetworks = ["france"]\nseeds = [1]\ntasks = 3\n'
+                    'timeouts = { bid = 1.0, plan = 3.0 }\nagents = ["honest", "naive"]\n', encoding="utf-8")
+    out = tmp_path / "study"
+    done = apdp("study", "run", str(path), "--out", str(out), "--jobs", "1", "--quiet")
+    assert done.returncode == 0, done.stderr + done.stdout
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert len(report["matches"]) == 2 and not (out / "agents").exists()
