@@ -33,6 +33,15 @@ def run_command(
         bool, typer.Option(help="Run again the generations whose endpoint failed.")
     ] = False,
     quiet: Annotated[bool, typer.Option(help="No progress lines, no tables: one line at the end.")] = False,
+    executor: Annotated[
+        str, typer.Option(help="Where the tournaments' matches run: local (processes on this machine) or ray "
+                               "(a Ray cluster; the generations' checks run here).")
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
+                          "joined with `ray start` (default: a new cluster of this machine alone)."),
+    ] = None,
 ) -> None:
     """Generate every missing agent, check it, play the tournaments, write report.json, report.html
     and funnel.csv into OUT.
@@ -43,15 +52,16 @@ def run_command(
     api_key_env.
     """
     from apdp.cli.early import start_local_executor
-    from apdp.cli.tournament import default_jobs
+    from apdp.cli.tournament import default_jobs, ray_cluster
     from apdp.study.manifest import load_manifest
     from apdp.study.run import run_study
 
     study = load_manifest(manifest)
     if max_calls is not None and max_calls < 0:
         raise UserError(f"--max-calls must be >= 0, got {max_calls}")
+    cluster = ray_cluster(executor, address, jobs)  # a bad option, or no Ray: one line, before any work
     wanted = jobs or study.jobs or default_jobs()
-    if wanted > default_jobs():
+    if wanted > default_jobs() and (cluster is None or address is None):
         raise UserError(f"--jobs {wanted} is more than the {default_jobs()} cores here; use {default_jobs()} or fewer")
     folder = out if out is not None else Path("studies") / study.name
     start_local_executor()  # before the generations' threads: the workers fork from it
@@ -63,7 +73,7 @@ def run_command(
     say(f"study {study.name!r} in {folder} (rerun with --out {folder} to resume)")
     started = time.monotonic()
     result = run_study(study, folder, base=manifest.resolve().parent, say=say, max_calls=max_calls,
-                       retry_errors=retry_errors, jobs=wanted, progress=not quiet)
+                       retry_errors=retry_errors, jobs=wanted, progress=not quiet, ray=cluster)
     seconds = time.monotonic() - started
     calls = f"{result.new_calls} model call(s) made, {result.replayed_calls} replayed from the journal"
     if result.stopped is not None:

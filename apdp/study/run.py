@@ -35,6 +35,7 @@ from apdp.study.journal import JOURNAL, CallBudgetSpent, Journal
 from apdp.study.manifest import Manifest, ManifestError
 
 if TYPE_CHECKING:
+    from apdp.tournament.ray_executor import RayCluster
     from apdp.tournament.run import RunSummary
 
 Say = Callable[[str], None]
@@ -115,12 +116,14 @@ def run_study(
     retry_errors: bool = False,
     jobs: int = 1,
     progress: bool = False,
+    ray: RayCluster | None = None,
 ) -> StudyResult:
     """Run the study of ``manifest`` into ``out``; see the module docstring.
 
     ``base`` is the manifest's folder (its relative paths start there); ``max_calls`` caps the new
     model calls of this run (the run then stops before the tournaments, and a rerun continues);
-    ``retry_errors`` runs again the generations whose endpoint failed; ``jobs`` matches at once.
+    ``retry_errors`` runs again the generations whose endpoint failed; ``jobs`` matches at once;
+    ``ray``: the tournaments' matches play on that Ray cluster (the stored results are the same).
     """
     parents = _parents(manifest, base)
     out.mkdir(parents=True, exist_ok=True)
@@ -149,7 +152,7 @@ def run_study(
     if len(field_) < 2:
         raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
                         "add agents = [...] to the manifest, or set include_faulty = true")
-    _play(manifest, out, field_, scenario, result, jobs, progress, say)
+    _play(manifest, out, field_, scenario, result, jobs, progress, say, ray)
     if _unchanged(out, result):
         say("nothing new since the last run: its reports stand (report.txt, report.json, report.html)")
         result.report_text = (out / REPORT_TEXT).read_text(encoding="utf-8")
@@ -172,7 +175,7 @@ def _unchanged(out: Path, result: StudyResult) -> bool:
 
 
 def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None, result: StudyResult,
-          jobs: int, progress: bool, say: Say) -> None:
+          jobs: int, progress: bool, say: Say, ray: RayCluster | None = None) -> None:
     from apdp.tournament.config import make_config
     from apdp.tournament.run import run_tournament
 
@@ -190,7 +193,7 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
         check_outside_agents(out / RESULTS, config.agent_paths, "the study's results")
         say(f"tournaments: {len(config.topologies)} network(s) x {len(manifest.seeds)} seed(s), "
             f"{len(config.agents)} agents: {', '.join(config.agents)}")
-        summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True)
+        summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True, ray=ray)
     result.tournament = summary
     if summary.errors:
         raise UserError(f"{summary.errors} match(es) could not be played (see {out / RESULTS}/tournament.log); "

@@ -170,8 +170,10 @@ class RaySession:
         identities: Mapping[str, dict[str, Any]],
         events: TournamentEvents,
     ) -> int:
-        """Ship the tournament and play ``matches``, reporting through ``events``; returns the errors."""
+        """Ship the tournament and play ``matches``, reporting through ``events``; returns the errors.
+        UserError, before any match, when a node of the cluster lacks the JDK its Java agents run on."""
         agents = list(zip(config.agents, config.agent_paths, strict=True))
+        check_nodes_run(self.ray, java_of(agents))
         sent = ship(self.ray, config.scenario, secret, agents, config.topologies, identities)
         return run_on_ray(self.ray, matches, sent, events, jobs=self.jobs)
 
@@ -216,6 +218,54 @@ def connected(cluster: RayCluster) -> Iterator[RaySession]:
             ray.shutdown()
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def java_of(agents: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """The JVMs the field's Java agents run on (the ``java`` their agent.toml names, an absolute
+    path of the machine that installed them), each with the agents that need it."""
+    from apdp.agents.java.install import MARKER
+    from apdp.agents.program import PROGRAM_FILE, ProgramError, read_program
+
+    needed: dict[str, list[str]] = {}
+    for name, path in agents:
+        folder = Path(path)
+        toml = folder / PROGRAM_FILE
+        try:
+            if not toml.is_file() or not toml.read_text(encoding="utf-8", errors="replace").startswith(MARKER):
+                continue
+            command = read_program(folder).command
+        except (OSError, ProgramError):
+            continue  # its own fault in its match, said there
+        for part in command:
+            if Path(part).name == "java" and Path(part).is_absolute():
+                needed.setdefault(part, []).append(name)
+                break
+    return needed
+
+
+def _missing(paths: list[str]) -> list[str]:
+    """Of ``paths``, those this node cannot run (a Ray task on each node)."""
+    return [p for p in paths if not os.access(p, os.X_OK)]
+
+
+def check_nodes_run(ray: ModuleType, java: Mapping[str, list[str]]) -> None:
+    """UserError (one line) when a node of the cluster cannot run a JVM of ``java``: its Java agents
+    would lose every match there ("no such file"), so the run stops before any is played."""
+    if not java:
+        return
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    probe = ray.remote(num_cpus=0, max_retries=0)(_missing)
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    asked = [(n, probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
+              .remote(sorted(java))) for n in nodes]
+    for node, ref in asked:
+        missing = ray.get(ref)
+        if missing:
+            who = ", ".join(java[missing[0]])
+            raise UserError(f"the Ray node at {node.get('NodeManagerAddress', '?')} has no {missing[0]}, the JVM the "
+                            f"Java agents {who} run on: install the same JDK there (e.g. apt-get install "
+                            "openjdk-17-jdk-headless), or play them on this machine")
 
 
 def ship(

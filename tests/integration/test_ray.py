@@ -238,3 +238,45 @@ def test_without_ray_the_executor_says_how_to_install_it(tmp_path: Path) -> None
     assert run.stderr.strip().splitlines() == [
         "error: the Ray executor needs Ray: pip install 'apdp[ray]' (or pip install ray)"
     ]
+
+
+def test_a_study_on_ray_stores_the_records_a_local_run_stores(cluster: str, field: Path, tmp_path: Path) -> None:
+    """apdp study run --executor ray: its tournaments' matches play on the cluster, and the study's
+    results hold the records of a local run (the same secret: the local study's folder, its matches
+    taken out, run again on Ray)."""
+    manifest = tmp_path / "study.toml"
+    manifest.write_text('name = "on-ray"\nnetworks = ["france"]\nseeds = [1, 2]\ntasks = 4\n'
+                        'timeouts = { bid = 2.0, plan = 4.0 }\nagents = ["template", "alpha", "c-abstain"]\n',
+                        encoding="utf-8")
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    done = subprocess.run([*APDP, "study", "run", str(manifest), "--out", str(local), "--jobs", "2", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr + done.stdout
+    shutil.copytree(local, on_ray)
+    with contextlib.closing(sqlite3.connect(on_ray / "results" / STORE_FILE)) as db, db:
+        db.execute("DELETE FROM matches")
+    done = subprocess.run([*APDP, "study", "run", str(manifest), "--out", str(on_ray), "--quiet",
+                           "--executor", "ray", "--address", cluster], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "12 match(es) played now" in done.stdout
+    assert records(on_ray / "results") == records(local / "results") and rows(on_ray / "results") == 12
+
+
+def test_a_node_without_the_jdk_of_a_java_agent_is_said_before_any_match(
+    cluster: str, field: Path, tmp_path: Path
+) -> None:
+    """A Java agent names the JVM of the machine that installed it: a node that has none would lose
+    every match of it; the run says so in one line and plays nothing."""
+    from apdp.agents.java.install import MARKER
+    from apdp.errors import UserError
+
+    ghost = field / "ghost-java"
+    ghost.mkdir()
+    (ghost / "agent.toml").write_text(f'{MARKER}: class demo.Ghost.\ncommand = ["/nonexistent/jdk/bin/java", '
+                                      '"-cp", "lib", "apdp.host.Main", "demo.Ghost"]\n', encoding="utf-8")
+    config = make_config(topology="france", agents=["template", "ghost-java"], overrides={"tasks": 3})
+    with pytest.raises(UserError) as raised:
+        run_tournament(config, tmp_path / "ray", jobs=2, progress=False, ray=RayCluster(cluster))
+    message = str(raised.value)
+    assert "has no /nonexistent/jdk/bin/java, the JVM the Java agents ghost-java run on" in message
+    assert "\n" not in message and rows(tmp_path / "ray") == 0
