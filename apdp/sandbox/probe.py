@@ -94,6 +94,18 @@ def _scheduling(referee: int) -> tuple[bool, str]:
     return not allowed, "refused" if not allowed else f"allowed: {', '.join(allowed)}"
 
 
+def _process_handles(referee: int) -> tuple[bool, str]:
+    """Whether another process is out of reach by its pid alone: no pidfd of it (whose PIDFD_GET_INFO
+    tells its parent, ids and control group), nor its process group or session."""
+    attempts: dict[str, Callable[[], object]] = {
+        "pidfd_open": lambda: os.close(os.pidfd_open(referee)),
+        "getpgid": lambda: os.getpgid(referee),
+        "getsid": lambda: os.getsid(referee),
+    }
+    allowed = [name for name, attempt in attempts.items() if not _refused(attempt)[0]]
+    return not allowed, "refused" if not allowed else f"allowed: {', '.join(allowed)}"
+
+
 def memory_run(args: dict[str, Any]) -> dict[str, Any]:
     """Three children each fill half the memory limit with shared memory (which no rlimit counts);
     the limit holds if they never hold more than it together (or if the agent is stopped for it)."""
@@ -306,6 +318,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "disk": _disk(int(args["disk_bytes"])),
         "disk_files": _disk_files(int(args["disk_files"])),
         "processes_visible": _refused(lambda: _read(f"/proc/{referee}/cmdline")),
+        "process_handles": _process_handles(referee),
         "signals": _refused(lambda: os.kill(referee, 0)),
         "ptrace": (libc.ptrace(16, referee, 0, 0) == -1, f"errno {ctypes.get_errno()}"),
         "network": _refused(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM)),

@@ -57,6 +57,8 @@ _TABLE = (
      "size cap"),
     ("memory", "more memory than its limit, all its processes and kinds of memory together", "", ""),
     ("processes_visible", "seeing other processes (/proc)", "Landlock", "Landlock"),
+    ("process_handles", "seeing other processes by their pid: a pidfd (pidfd_open; PIDFD_GET_INFO tells the "
+                        "process tree), their process group or session", "seccomp", "system call filter"),
     ("signals", "signalling other processes", "Landlock scoping", "signal"),
     ("ptrace", "tracing other processes", "seccomp + Landlock", "system call filter"),
     ("network", "any network socket", "seccomp + Landlock", "system call filter"),

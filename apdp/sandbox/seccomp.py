@@ -2,7 +2,10 @@
 
 Refused with EPERM: opening sockets of any kind (a ``socketpair`` of unix sockets stays allowed, for
 pipes between the agent's own processes), tracing or reading other processes (``ptrace``,
-``process_vm_*``, ``pidfd_getfd``, ``kcmp``), new namespaces and mounts, kernel keyrings, BPF,
+``process_vm_*``, ``pidfd_getfd``, ``kcmp``), a pidfd of any process by its pid (``pidfd_open``: its
+``PIDFD_GET_INFO`` tells a process's parent, ids and control group, the process tree that /proc hides;
+an agent's own children come with a pidfd from ``clone``'s ``CLONE_PIDFD``, which neither Python nor a
+JVM needs), new namespaces and mounts, kernel keyrings, BPF,
 ``perf_event_open``, ``userfaultfd``, io_uring (which could open sockets behind the filter's back),
 the administrator's calls, changing a file's mode, owner, times or extended attributes (which
 Landlock does not cover; the referee makes an agent program's build output executable itself),
@@ -15,7 +18,9 @@ which over a huge mapping (of the zero page, or reserved and never touched) runs
 opponent's time, at almost no memory. Changing the priority, scheduling, I/O priority or resource
 limits of a process is allowed for the calling process only (``who`` or ``pid`` 0; ``setpriority`` of
 its process group too): never of another process of the same user, which the kernel would allow
-(the referee, the opponent, the user's shell). ``clone3`` answers ENOSYS so that the C library falls
+(the referee, the opponent, the user's shell); so is asking for a process's group or session
+(``getpgid``, ``getsid``), which would show whose group a process is in (its opponent's program is in
+its opponent's). ``clone3`` answers ENOSYS so that the C library falls
 back to ``clone``, whose flags the filter can read. System calls of another ABI (32-bit, x32) end the process.
 
 The numbers are x86_64's; on another architecture :func:`supported` is False and no filter is set.
@@ -44,6 +49,7 @@ _X32_SYSCALL_BIT = 0x40000000
 _X86_64 = {
     "socket": 41, "socketpair": 53, "clone": 56, "clone3": 435,
     "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "pidfd_getfd": 438, "kcmp": 312,
+    "pidfd_open": 434, "getpgid": 121, "getsid": 124,
     "perf_event_open": 298, "bpf": 321, "userfaultfd": 323,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
     "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308,
@@ -73,6 +79,8 @@ _POPULATING_ADVICE = (22, 23)
 #: Refused outright with EPERM.
 REFUSED = (
     "socket", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
+    # a pidfd of another process: PIDFD_GET_INFO on it tells its parent, ids and control group
+    "pidfd_open",
     "perf_event_open", "bpf", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "open_tree", "move_mount", "fsopen",
     "fsconfig", "fsmount", "fspick", "mount_setattr", "open_by_handle_at", "name_to_handle_at",
@@ -106,6 +114,8 @@ SELF_ONLY: tuple[tuple[str, int, tuple[int, tuple[int, ...]] | None], ...] = (
     ("sched_setscheduler", 0, None),
     ("sched_setattr", 0, None),
     ("prlimit64", 0, None),
+    ("getpgid", 0, None),  # another process's group or session: whose it is
+    ("getsid", 0, None),
 )
 
 # Classic BPF, as seccomp reads it.

@@ -33,7 +33,8 @@ def test_apdp_sandbox_prints_each_protection() -> None:
     result = CliRunner().invoke(app, ["sandbox", "--strict"])
     assert result.exit_code == 0, result.output
     assert "signalling other processes" in result.output
-    assert "23 on, 0 off, 0 failed" in result.output
+    assert "24 on, 0 off, 0 failed" in result.output
+    assert "seeing other processes by their pid: a pidfd" in result.output
     assert "running on between its calls in the kernel" in result.output
 
 

@@ -18,7 +18,7 @@ keeps it in ``output``) so that the tests can check that nothing leaked, on line
 
 Parameters (all optional but ``mode``):
     mode          none, kill, stop, spy, environ, seed, write, network, disk, forkbomb, daemon,
-                  store, record, neighbours, nice, memory, files
+                  store, record, neighbours, nice, pidfd, memory, files
     token         unique per test: in sentinel file names and in the argv / name of every process
                   the attacker starts, so that the test finds them
     wide          the test found the sandbox on: attack every process, kill(-1), 2 GiB writes.
@@ -57,6 +57,18 @@ MiB = 1024 * 1024
 PR_SET_NAME = 15
 PTRACE_PEEKDATA, PTRACE_ATTACH, PTRACE_DETACH = 2, 16, 17
 WALL = 0x40000000
+SYS_PIDFD_OPEN = 434
+PIDFD_INFO_PID, PIDFD_INFO_CGROUPID = 1, 2
+PIDFD_GET_INFO = 0xC040FF0B  # _IOWR(0xFF, 11, struct pidfd_info): Linux 6.13
+
+
+class PidfdInfo(ctypes.Structure):
+    """struct pidfd_info (its first version, 64 bytes)."""
+
+    _fields_ = [("mask", ctypes.c_uint64), ("cgroupid", ctypes.c_uint64),
+                *((name, ctypes.c_uint32) for name in ("pid", "tgid", "ppid", "ruid", "rgid", "euid", "egid", "suid",
+                                                        "sgid", "fsuid", "fsgid")),
+                ("exit_code", ctypes.c_int32)]
 
 
 def say(*parts: object) -> None:
@@ -154,7 +166,7 @@ class Attacker(Agent):
         "environ": ("setup",), "seed": ("setup",), "write": ("setup",), "network": ("setup",),
         "disk": ("setup",), "forkbomb": ("setup",), "daemon": ("setup",),
         "store": ("setup", "bid", "plan"), "record": ("setup", "plan"),
-        "neighbours": ("setup",), "nice": ("setup", "plan"), "memory": ("setup",), "files": ("setup",),
+        "neighbours": ("setup",), "nice": ("setup", "plan"), "pidfd": ("setup", "bid"), "memory": ("setup",), "files": ("setup",),
     }
 
     def attack(self, phase: str) -> None:
@@ -683,6 +695,35 @@ class Attacker(Agent):
             say(f"import victim: {exc}")
 
     # ------------------------------------------------------------------ other processes' scheduling
+    # ------------------------------------------------------------------ other processes' handles
+    def attack_pidfd(self) -> None:
+        """What /proc hides, asked of each process by its pid: a pidfd (pidfd_open), then the pidfd's
+        PIDFD_GET_INFO (its parent, ids and control group: the host's process tree, and whether its
+        opponent runs a program), its process group and its session."""
+        libc = _libc()
+        libc.syscall.restype = ctypes.c_long
+        found = 0
+        for pid in sorted(self.targets()):
+            if not self.time_left():
+                break
+            got = []
+            fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0)
+            if fd >= 0:
+                info = PidfdInfo(mask=PIDFD_INFO_PID | PIDFD_INFO_CGROUPID)
+                if libc.ioctl(int(fd), PIDFD_GET_INFO, ctypes.byref(info)) == 0:
+                    got.append(f"pidfd: parent {info.ppid}, uid {info.ruid}, cgroup {info.cgroupid}")
+                else:
+                    got.append("pidfd")
+                os.close(int(fd))
+            for what, ask in (("group", os.getpgid), ("session", os.getsid)):
+                with contextlib.suppress(OSError):
+                    got.append(f"{what} {ask(pid)}")
+            if got:
+                found += 1
+                if found <= 20:
+                    say(f"GOT process {pid}: {'; '.join(got)}")
+        say(f"pidfd: {found} processes seen")
+
     def attack_nice(self) -> None:
         """Lower the priority of every process of its user, raise its limits' grip on the referee's."""
         libc = _libc()
