@@ -37,7 +37,7 @@ from apdp.game.fault import PHASES, Fault, FaultKind, Phase
 from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
 from apdp.game.task import Task
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
-from apdp.messages.replies import BidReply, NotAValue, PlansReply, SetupDone
+from apdp.messages.replies import BidReply, Expected, NotAValue, PlansReply, SetupDone
 from apdp.referee.record import (
     LOGIST_SETTLEMENT,
     MAX_MESSAGE,
@@ -53,7 +53,7 @@ from apdp.referee.record import (
 )
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.build import ensure_built
-from apdp.sandbox.process import AgentProcess, CallFault, CallResult, Sent, encode_request
+from apdp.sandbox.process import AgentProcess, CallFault, CallResult, Sent, encode_request, first_answered
 from apdp.scenario import Scenario, ScenarioError, validate_agent_count
 from apdp.secret import SECRET_BYTES, user_secret
 from apdp.text import clean_text
@@ -242,9 +242,14 @@ class _Referee:
                 seat.process.start(str(seat.source.path))
         started = self._start_programs()
         # Every agent program says it runs (and is stopped) before the first setup: one still starting
-        # would run on through its opponent's setup, on that setup's time.
-        for index, sent in started.items():  # every start is read, even past a fault: each was sent
-            self._start(self.seats[index], sent)
+        # would run on through its opponent's setup, on that setup's time. Each start is read as it
+        # comes, and its program stopped at once: one ready first does not run on through the other's
+        # start. Every start is read, even past a fault: each was sent.
+        waiting = dict(started)
+        while waiting:
+            indices = list(waiting)
+            first = first_answered([(self.seats[i].process, waiting[i], self._start_calls()) for i in indices])
+            self._start(self.seats[indices[first]], waiting.pop(indices[first]))
         for seat in self.seats:
             if seat.sound and not self._ended():
                 self._setup(seat, agent_seeds[seat.index], self.registry, seat.index in started)
@@ -351,13 +356,22 @@ class _Referee:
 
     def _opening(self, seat: _Seat, sent: Sent, call: SetupCall | SandboxCall, timeout: float) -> CallResult | None:
         """The answers to :meth:`_ask`: the call's result; None on a fault."""
-        results = seat.process.receive(sent, (("setup", self.timeouts.setup), (call.expects, timeout)))
+        results = seat.process.receive(sent, self._opening_calls(call.expects, timeout))
         asked = self.account(seat, "setup", None, results[0])
         if asked is None:
             return None
         if isinstance(asked.reply, SetupDone):
             self.unprotected.update(asked.reply.unprotected)
         return results[1]
+
+    def _opening_calls(self, expects: Expected, timeout: float) -> tuple[tuple[Expected, float], ...]:
+        """The calls of :meth:`_ask`'s request: the question of the protections, then one that
+        expects ``expects`` within ``timeout``."""
+        return (("setup", self.timeouts.setup), (expects, timeout))
+
+    def _start_calls(self) -> tuple[tuple[Expected, float], ...]:
+        """The calls of an agent program's start request (see :meth:`_start`)."""
+        return self._opening_calls("ack", START_TIMEOUT)
 
     def _start_programs(self) -> dict[int, Sent]:
         """Start every agent program at once (a JVM's start, say, takes tens of milliseconds of

@@ -23,10 +23,11 @@ from multiprocessing.connection import Connection
 from apdp.game.fault import FaultKind
 from apdp.messages.calls import Call, SandboxCall, TwoCalls
 from apdp.messages.replies import AgentFailed, Expected, Reply, SetupDone, decode_reply
-from apdp.messages.strict import MAX_MESSAGE_BYTES, BadMessage
+from apdp.messages.strict import BadMessage
 from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
+from apdp.sandbox.inbox import Inbox
 from apdp.sandbox.memory import over_limit
 from apdp.sandbox.worker import FILE_SIZE_CAP
 from apdp.sandbox.worker import Limits as WorkerLimits
@@ -57,6 +58,33 @@ def _framed(data: bytes) -> bytes:
     if len(data) < 0x7FFFFFFF:
         return struct.pack("!i", len(data)) + data
     return struct.pack("!iQ", -1, len(data)) + data
+
+
+def first_answered(pending: Sequence[tuple[AgentProcess, Sent, Sequence[tuple[Expected, float]]]]) -> int:
+    """The index in ``pending`` (processes, each with a request sent and the calls it holds) of a
+    process whose :meth:`AgentProcess.receive` would not wait: its replies are all in, or none can
+    come in time. Waits for the first such one, reading every process's replies as they come; the
+    others run on meanwhile. So each can be stopped as soon as it has answered, whatever the others
+    are doing (agent programs started side by side: each is stopped once it says it runs)."""
+    while True:
+        now = time.monotonic()
+        wait = _LONGEST_WAIT
+        poller = select.poll()
+        by_fd: dict[int, AgentProcess] = {}
+        for index, (process, sent, calls) in enumerate(pending):
+            due = process._due(sent, calls)
+            if due is None or due <= now:
+                return index
+            wait = min(wait, due - now, MEMORY_WATCH_EVERY if process._watch_memory else wait)
+            poller.register(process._fd, select.POLLIN)
+            by_fd[process._fd] = process
+        ready = poller.poll(max(1, math.ceil(wait * 1000)))
+        for fd, _ in ready:
+            by_fd[fd]._read_some()
+        if not ready:
+            for process in by_fd.values():
+                if process._watch_memory:
+                    process._check_memory()
 
 
 def encode_request(request: Call | SandboxCall | TwoCalls) -> bytes:
@@ -113,7 +141,9 @@ class AgentProcess:
     _killed: bool = field(default=False, init=False)
     _cpu: CpuMeter | None = field(default=None, init=False)
     _poller: select.poll | None = field(default=None, init=False)
-    _buffer: bytearray = field(default_factory=bytearray, init=False)  # bytes read, not yet a reply
+    _inbox: Inbox = field(default_factory=Inbox, init=False)  # bytes read, not yet taken as replies
+    _closed: bool = field(default=False, init=False)  # its end of the conversation is closed
+    _over: bool = field(default=False, init=False)  # its memory was found over its limit
     _paused: bool = field(default=False, init=False)
     _fd: int = field(default=-1, init=False)  # the conversation's descriptor
     _memory_group: str | None = field(default=None, init=False)  # counts all its memory, if any
@@ -218,15 +248,12 @@ class AgentProcess:
             result = self._reply(expected, timeout, start, sent.start if shared else start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
-            try:
-                if result.fault is not None:
-                    shares = False
-                elif n < last:
-                    shares = result.seconds < SHORT_CALL or self._complete() is not None
-                else:
-                    shares = defer_short and start + result.seconds - sent.start < SHORT_CALL
-            except BadMessage:  # a bad next message: its own read says so
+            if result.fault is not None:
                 shares = False
+            elif n < last:
+                shares = result.seconds < SHORT_CALL or len(self._inbox) > 0
+            else:
+                shares = defer_short and start + result.seconds - sent.start < SHORT_CALL
             result.cpu = 0.0 if shares and self._cpu is not None else self.cpu_seconds()
             results.append(result)
             if result.fault is not None:
@@ -269,54 +296,59 @@ class AgentProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._pid, sig)
 
-    def _receive(self, deadline: float) -> bytes | None:
-        """The next whole message, or None if it has not arrived by ``deadline`` (monotonic).
+    def _receive(self, deadline: float) -> tuple[bytes, float] | None:
+        """The next whole message and when it was whole, or None if it has not arrived by
+        ``deadline`` (monotonic).
 
-        Messages are framed as by ``multiprocessing.connection`` (a 4-byte big-endian length, or -1
-        and an 8-byte length). Bytes are read as they come, several messages at a time when they
-        are there, and never past the deadline: a process that sends half a message and stops is
-        stopped like one that sends nothing. EOFError at the end of the pipe; OSError for a
+        Bytes are read as they come, several messages at a time when they are there, and never
+        past the deadline: a process that sends half a message and stops is stopped like one that
+        sends nothing (see :class:`Inbox`). EOFError at the end of the pipe; BadMessage for a
         message longer than ``MAX_MESSAGE_BYTES``."""
         assert self._conn is not None and self._poller is not None
-        buffer = self._buffer
         while True:
-            frame = self._complete()
-            if frame is not None:
-                header, size = frame
-                message = bytes(buffer[header : header + size])
-                del buffer[: header + size]
-                return message
+            taken = self._inbox.take()
+            if taken is not None:
+                return taken
+            if self._over:
+                raise _OutOfMemory
             left = min(deadline - time.monotonic(), MEMORY_WATCH_EVERY if self._watch_memory else _LONGEST_WAIT)
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
-                limit = self.limits.memory_mb * 2**20
-                if self._watch_memory and self._pid is not None and over_limit(self._pid, limit):
+                if self._watch_memory:
+                    self._check_memory()
+                if self._over:
                     raise _OutOfMemory
                 if time.monotonic() < deadline:
                     continue
                 return None
-            try:
-                chunk = os.read(self._fd, 1 << 16)
-            except BlockingIOError:  # woken with nothing to read after all
-                continue
-            if not chunk:
+            self._read_some()
+            if self._closed:
                 raise EOFError
-            buffer += chunk
 
-    def _complete(self) -> tuple[int, int] | None:
-        """(header length, size) of the whole message at the start of the buffer, if there is one."""
-        buffer = self._buffer
-        if len(buffer) < 4:
+    def _read_some(self) -> None:
+        """Read what the process sent, up to 64 KiB, into the inbox (the end of it: ``_closed``)."""
+        try:
+            chunk = os.read(self._fd, 1 << 16)
+        except BlockingIOError:  # woken with nothing to read after all
+            return
+        if not chunk:
+            self._closed = True
+        self._inbox.add(chunk, time.monotonic())
+
+    def _check_memory(self) -> None:
+        """Note (``_over``) whether the agent's processes use more memory than its limit."""
+        if self._pid is not None and over_limit(self._pid, self.limits.memory_mb * 2**20):
+            self._over = True
+
+    def _due(self, sent: Sent, calls: Sequence[tuple[Expected, float]]) -> float | None:
+        """When the next reply to the request ``sent`` is due (monotonic, with its margin), or None if
+        :meth:`receive` would not wait for anything: every reply is in, or none can come in time."""
+        if sent.fault is not None or self._closed or self._over or self._inbox.bad:
             return None
-        (size,) = struct.unpack_from("!i", buffer)
-        header = 4
-        if size == -1:
-            if len(buffer) < 12:
-                return None
-            (size,) = struct.unpack_from("!Q", buffer, 4)
-            header = 12
-        if size > MAX_MESSAGE_BYTES or size < 0:
-            raise BadMessage(f"a reply of more than {MAX_MESSAGE_BYTES} bytes")
-        return (header, size) if len(buffer) >= header + size else None
+        count = len(self._inbox)
+        if count >= len(calls):
+            return None
+        since = sent.start if count == 0 else self._inbox.arrival(count - 1)
+        return since + calls[count][1] * (1 + TIME_MARGIN)
 
     def _reply(self, expected: Expected, timeout: float, start: float, since: float | None = None) -> CallResult:
         """The next reply, awaited until ``since + timeout`` (``since``: ``start`` when None) plus
@@ -324,8 +356,8 @@ class AgentProcess:
         reply outside the schema is a ``bad_reply`` fault. Its seconds count from ``start``."""
         assert self._conn is not None
         try:
-            raw = self._receive((start if since is None else since) + timeout * (1 + TIME_MARGIN))
-            if raw is None:
+            received = self._receive((start if since is None else since) + timeout * (1 + TIME_MARGIN))
+            if received is None:
                 self.kill()
                 took = time.monotonic() - start
                 return CallResult(
@@ -333,6 +365,7 @@ class AgentProcess:
                     CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s (stopped)"),
                     took,
                 )
+            raw, arrived = received
             reply = decode_reply(raw, expected)
         except (EOFError, BrokenPipeError, ConnectionResetError):
             return CallResult(None, self._death(), time.monotonic() - start)
@@ -346,7 +379,7 @@ class AgentProcess:
         except OSError as exc:  # the pipe broke
             self.kill()
             return self._fault(FaultKind.EXCEPTION, str(exc), start)
-        took = time.monotonic() - start
+        took = max(0.0, arrived - start)
         if isinstance(reply, SetupDone) and reply.program_pid is not None and self._cpu is not None:
             self._cpu.watch(reply.program_pid)  # an agent program's own process
         if isinstance(reply, AgentFailed):

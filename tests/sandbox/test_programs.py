@@ -260,3 +260,41 @@ def test_an_agent_program_that_says_it_runs_is_stopped_before_its_opponents_setu
     ran = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("ran ")]
     assert ran, record["output"][1]  # it did run, during its own calls
     assert [t for t in ran if began < t < ended] == []
+
+
+#: A program that takes a while to start (a JVM's start, drawn out): it says when it began and when
+#: it says it runs.
+SLOW_START = '''
+import json, sys, time
+
+print(f"began {time.monotonic():.6f}", file=sys.stderr, flush=True)
+time.sleep(1.5)
+print(f"ready {time.monotonic():.6f}", file=sys.stderr, flush=True)
+print(json.dumps({"ready": "apdp-agent/1"}), flush=True)
+for line in sys.stdin:
+    call = json.loads(line)
+    reply = {"bid": None} if call["type"] == "bid" else {"plans": [[] for _ in call["vehicles"]]} \\
+        if call["type"] == "plan" else {"ok": True}
+    print(json.dumps(reply), flush=True)
+'''
+
+
+def test_a_program_in_the_second_seat_is_stopped_as_it_says_it_runs_while_the_first_still_starts(
+        tmp_path: Path) -> None:
+    # both start side by side; the second, ready at once, must not run on through the first's start
+    # (on a host without autogroup its busy threads would leave the first's JVM a sliver of the core)
+    slow = _write_program(tmp_path, "slow_start", 'command = ["python3", "{dir}/agent.py"]\nready = true\n',
+                          {"agent.py": SLOW_START})
+    stamper = _write_program(tmp_path, "stamper", 'command = ["python3", "{dir}/agent.py"]\nready = true\n',
+                             {"agent.py": STAMPER.replace("time.sleep(0.001)", "time.sleep(0.005)").replace(
+                                 "print(json.dumps({\"ready\"", "print(f\"said {time.monotonic():.6f}\", "
+                                 "file=sys.stderr, flush=True)\nprint(json.dumps({\"ready\"")})
+    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1)
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    (first_ready,) = [float(x.split()[1]) for x in record["output"][0].splitlines() if x.startswith("ready ")]
+    (said,) = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("said ")]
+    ran = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("ran ")]
+    assert first_ready - said > 0.5, (said, first_ready)  # the second was ready well before the first
+    assert ran and max(ran) > first_ready  # it did run, during its own calls
+    # stopped within a moment of saying it runs (the referee reads ready lines as they come)
+    assert [t for t in ran if said + 0.25 < t < first_ready] == [], (said, first_ready, ran[:5])
