@@ -11,7 +11,6 @@ changed).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -19,12 +18,23 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from apdp.tournament.store import _SCHEMA, STORE_FILE, StoreError, _lock, _refuse_symlinks
+from apdp.tournament.store import (
+    _SCHEMA,
+    STORE_FILE,
+    TABLES,
+    StoreError,
+    _lock,
+    _refuse_symlinks,
+    check_tables,
+    stored_match,
+)
+from apdp.tournament.stored_json import bound, loads
 
-#: The tables of a store, as :data:`apdp.tournament.store._SCHEMA` makes them.
-TABLES = ("tournament", "secret", "agents", "matches")
-#: Columns of ``matches`` holding JSON: a row whose JSON does not parse is not kept.
-JSON_COLUMNS = ("agents", "profit", "faults", "record")
+#: Columns holding JSON: a row whose JSON does not parse (or nests deeper than a store's values may)
+#: is not kept; nor is one holding a value too long to read.
+JSON_COLUMNS = ("agents", "profit", "faults", "record", "identity", "config")
+#: The columns of a match's summary, in the order :func:`apdp.tournament.store.stored_match` takes them.
+SUMMARY = ("key", "topology", "tournament_seed", "seed", "agents", "profit", "winner", "faults", "error")
 #: When the largest rowid cannot be read, the scan stops after this many rowids in a row found
 #: neither readable nor present.
 GIVE_UP_AFTER = 10_000
@@ -40,22 +50,27 @@ class Repaired:
     damaged: Path
 
 
-def _whole(row: sqlite3.Row) -> bool:
+def _whole(row: sqlite3.Row, path: Path) -> bool:
+    if "faults" in row.keys():  # noqa: SIM118 (a match: its summary reads back as apdp wrote it)
+        try:
+            stored_match(tuple(row[c] if c in row.keys() else None for c in SUMMARY), path)  # noqa: SIM118
+        except StoreError:
+            return False
     for column in JSON_COLUMNS:
         if column in row.keys():  # noqa: SIM118 (a Row's "in" looks at its values)
             try:
-                json.loads(row[column])
-            except (TypeError, ValueError):
+                loads(row[column])
+            except ValueError:
                 return False
     return True
 
 
-def readable_rows(conn: sqlite3.Connection, table: str) -> tuple[list[sqlite3.Row], int | None]:
+def readable_rows(conn: sqlite3.Connection, table: str, path: Path) -> tuple[list[sqlite3.Row], int | None]:
     """The rows of ``table`` that read back whole, and how many could not be read (None: unknown,
     when the table's largest rowid could not be read either)."""
     try:
         rows = conn.execute(f"SELECT * FROM {table}").fetchall()
-        kept = [r for r in rows if _whole(r)]
+        kept = [r for r in rows if _whole(r, path)]
         return kept, len(rows) - len(kept)
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):
@@ -77,7 +92,7 @@ def readable_rows(conn: sqlite3.Connection, table: str) -> tuple[list[sqlite3.Ro
             continue
         if row is None:
             misses += 1
-        elif _whole(row):
+        elif _whole(row, path):
             kept.append(row)
             misses = 0
         else:
@@ -94,10 +109,11 @@ def repair(folder: str | Path) -> Repaired:
         raise StoreError(f"{folder}: no tournament results here (no {STORE_FILE})")
     lock = _lock(folder)  # no run writes to the folder meanwhile
     try:
-        source = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        source = bound(sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True))
         source.row_factory = sqlite3.Row
         try:
-            found = {table: readable_rows(source, table) for table in TABLES}
+            check_tables(source, path)  # a view could have no end
+            found = {table: readable_rows(source, table, path) for table in TABLES}
         finally:
             source.close()
         for table, what in (("tournament", "configuration"), ("secret", "secret")):

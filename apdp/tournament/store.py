@@ -12,6 +12,11 @@ Each agent's identity when it played (:mod:`apdp.agents.identity`) is stored onc
 A match in which the referee itself failed (apdp's error, never an agent's) is stored too, with the
 reason in ``error`` and no winner: reports count it and never call its tournament complete, and a
 resume plays it again, replacing the row (a store older than the column gets it on its first resume).
+
+What a store hands back is bounded (:mod:`apdp.tournament.stored_json`): no value longer than 64 MiB
+is read, no JSON nested deeper than 64; a store whose tables are views, virtual tables or computed
+columns (which a query could run without end) is refused before anything is read from it. A value
+that is not what apdp writes is one line naming the store and the row, never a traceback or a hang.
 """
 
 from __future__ import annotations
@@ -33,9 +38,11 @@ from urllib.parse import quote
 from apdp.errors import UserError
 from apdp.referee.record import referee_error
 from apdp.secret import new_secret
+from apdp.text import clean_line
 from apdp.tournament.config import config_difference, from_earlier_apdp, grows
 from apdp.tournament.events import Record, TournamentEvents
 from apdp.tournament.schedule import MatchSpec
+from apdp.tournament.stored_json import MAX_VALUE_BYTES, TooDeep, bound, finite_number, loads
 
 #: The database's file name inside an output folder.
 STORE_FILE = "tournament.sqlite"
@@ -130,7 +137,7 @@ def _has_error_column(conn: sqlite3.Connection) -> bool:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30.0)
+    conn = bound(sqlite3.connect(path, timeout=30.0))
     conn.execute("PRAGMA journal_mode=WAL")
     # NORMAL in WAL mode: a committed match survives any crash of the process; only a power loss
     # can drop the last few commits, and the database stays consistent either way.
@@ -143,7 +150,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     write: results copied from elsewhere, a read-only mount, another user's folder."""
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=30.0)
+        conn = bound(sqlite3.connect(uri, uri=True, timeout=30.0))
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.OperationalError:  # SQLite could not make the WAL index (-shm) beside it
@@ -154,7 +161,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
             f"{path}: its last matches are still in {wal.name}, which cannot be read in a folder this "
             "user cannot write; copy the folder somewhere writable and read that copy"
         )
-    return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30.0)  # nothing can change it
+    return bound(sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30.0))  # nothing can change it
 
 
 def _problem(path: Path, exc: sqlite3.Error) -> StoreError:
@@ -169,6 +176,13 @@ def _problem(path: Path, exc: sqlite3.Error) -> StoreError:
     return StoreError(f"{path}: {text}")
 
 
+def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    """The one-line error for a store at ``path`` that cannot be opened."""
+    if "malformed" in str(exc):
+        return _problem(path, exc)
+    return StoreError(f"{path}: not a readable results store ({exc})")
+
+
 def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
     """Raise StoreError if the store's pages are damaged (before anything is written to it)."""
     try:
@@ -178,6 +192,45 @@ def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
     if rows != [("ok",)]:
         first = str(rows[0][0]).splitlines()[-1]  # e.g. "Page 2: btreeInitPage() returns error code 11"
         raise _problem(path, sqlite3.DatabaseError(f"database disk image is malformed: {first}"))
+
+
+#: The tables of a store, as :data:`_SCHEMA` makes them.
+TABLES = ("tournament", "secret", "agents", "matches")
+
+
+def check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise StoreError if a table of the store is a view, a virtual table or has computed columns:
+    apdp makes none, and reading one runs whatever query it holds (one with no end, too)."""
+    names = ", ".join("?" * len(TABLES))
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') "
+                        f"AND lower(name) IN ({names})", TABLES).fetchall()
+    for kind, name, sql in rows:
+        if kind != "table" or str(sql or "").lstrip()[:14].upper() == "CREATE VIRTUAL":
+            what = "a view" if kind != "table" else "a virtual table"
+        elif any(column[6] for column in conn.execute(f'PRAGMA table_xinfo("{name}")')):
+            what = "a table with computed columns"
+        else:
+            continue
+        raise StoreError(f"{path}: its {clean_line(name, 40)} is {what}, which no results store apdp writes "
+                         "has; give the folder `apdp tournament --out DIR` wrote")
+
+
+def _crafted(path: Path, what: str, reason: str, repair: bool = True) -> StoreError:
+    """The one-line error for a value of the store at ``path`` that apdp never writes."""
+    fix = (f"`apdp tournament-repair {path.parent}` keeps the rest of the store" if repair
+           else "give the folder `apdp tournament --out DIR` wrote")
+    return StoreError(f"{path}: {what} {reason}, which no results store apdp writes holds; {fix}")
+
+
+def _match(key: object) -> str:
+    return f"match {clean_line(key, 100)!r}" if isinstance(key, str) else "a match with no key"
+
+
+def _key(value: object, path: Path) -> bytes:
+    """The stored secret ``value`` (a BLOB), or StoreError."""
+    if not isinstance(value, bytes):
+        raise _crafted(path, "its secret", "is not a key", repair=False)
+    return value
 
 
 _P = ParamSpec("_P")
@@ -243,6 +296,7 @@ class ResultsStore:
             conn = _connect(folder / STORE_FILE)
             if existed:
                 _check_intact(conn, folder / STORE_FILE)
+                check_tables(conn, folder / STORE_FILE)
             with conn:
                 conn.executescript(_SCHEMA)
                 _add_error_column(conn)
@@ -266,7 +320,7 @@ class ResultsStore:
                 now = datetime.now(UTC).isoformat(timespec="seconds")
                 conn.execute("INSERT INTO tournament VALUES (1, ?, ?)", (wanted, now))
             else:
-                stored_config = json.loads(row[0])
+                stored_config = _config(row[0], folder / STORE_FILE)
                 difference = config_difference(stored_config, config)
                 earlier = from_earlier_apdp(stored_config, config)
                 if difference is not None and grow and grows(stored_config, config):
@@ -276,7 +330,7 @@ class ResultsStore:
                 stored = conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
                 if stored is None:
                     conn.execute("INSERT INTO secret VALUES (1, ?)", (secret or new_secret(),))
-                elif secret is not None and bytes(stored[0]) != secret:
+                elif secret is not None and _key(stored[0], folder / STORE_FILE) != secret:
                     difference = "its secret differs from --secret"
         if difference is not None:
             conn.close()
@@ -307,11 +361,14 @@ class ResultsStore:
         writable = os.access(folder, os.W_OK) and os.access(path, os.W_OK)
         try:
             conn = _connect(path) if writable else _connect_read_only(path)
-            conn.execute("SELECT key FROM matches LIMIT 1")
         except sqlite3.DatabaseError as exc:
-            if "malformed" in str(exc):
-                raise _problem(path, exc) from None
-            raise StoreError(f"{path}: not a readable results store ({exc})") from None
+            raise _unreadable(path, exc) from None
+        try:
+            check_tables(conn, path)  # before any query of them: a view's could have no end
+            conn.execute("SELECT key FROM matches LIMIT 1")
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            conn.close()
+            raise _unreadable(path, exc) if isinstance(exc, sqlite3.DatabaseError) else exc from None
         try:  # a damaged page anywhere (a record's too) is said before anything is read from it
             _check_intact(conn, path)
         except StoreError:
@@ -326,13 +383,13 @@ class ResultsStore:
             row = self.conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
         except sqlite3.OperationalError:  # no such table: a store older than keys
             return None
-        return None if row is None else bytes(row[0])
+        return None if row is None else _key(row[0], self.path)
 
     @_translated
     def config(self) -> dict[str, Any]:
         """The stored tournament configuration."""
         row = self.conn.execute("SELECT config FROM tournament WHERE id = 1").fetchone()
-        return {} if row is None else dict(json.loads(row[0]))
+        return {} if row is None else _config(row[0], self.path)
 
     def add_identities(self, identities: Mapping[str, Mapping[str, Any]]) -> None:
         """Store each agent's identity (:mod:`apdp.agents.identity`) unless one is stored already."""
@@ -342,13 +399,22 @@ class ResultsStore:
                 [(name, json.dumps(dict(identity), sort_keys=True)) for name, identity in identities.items()],
             )
 
+    @_translated
     def identities(self) -> dict[str, dict[str, Any]]:
         """Each agent's stored identity; empty for a store made before identities were kept."""
         try:
             rows = self.conn.execute("SELECT name, identity FROM agents").fetchall()
         except sqlite3.OperationalError:  # no such table: an older store
             return {}
-        return {name: dict(json.loads(identity)) for name, identity in rows}
+        except sqlite3.DataError:
+            raise _crafted(self.path, "an agent's identity", f"is larger than {MAX_VALUE_BYTES // 2**20} MiB") from None
+        found: dict[str, dict[str, Any]] = {}
+        for name, identity in rows:
+            what = f"the identity of agent {clean_line(name, 100)!r}"
+            if not isinstance(name, str):
+                raise _crafted(self.path, what, "is not under a name")
+            found[name] = _object(identity, self.path, what)
+        return found
 
     @_translated
     def finished_keys(self) -> set[str]:
@@ -384,40 +450,62 @@ class ResultsStore:
                 ),
             )
 
+    @property
+    def path(self) -> Path:
+        """The store's file."""
+        return self.folder / STORE_FILE
+
     def matches(self) -> Iterator[StoredMatch]:
-        """Every stored match's summary (referee errors included: see ``error``), in key order."""
+        """Every stored match's summary (referee errors included: see ``error``), in key order;
+        StoreError (one line naming the match) for a row that is not what apdp writes."""
         try:
             error = "error" if _has_error_column(self.conn) else "NULL"
             rows = self.conn.execute(
                 f"SELECT key, topology, tournament_seed, seed, agents, profit, winner, faults, {error} "
                 "FROM matches ORDER BY key"
             ).fetchall()
+        except sqlite3.DataError:
+            raise _crafted(self.path, self._too_large(), f"is larger than {MAX_VALUE_BYTES // 2**20} MiB") from None
         except sqlite3.DatabaseError as exc:
-            raise _problem(self.folder / STORE_FILE, exc) from None
-        for key, topology, t_seed, seed, agents, profit, winner, faults, reason in rows:
-            yield StoredMatch(
-                match_id=key,
-                topology=topology,
-                tournament_seed=t_seed,
-                seed=seed,
-                agents=tuple(json.loads(agents)),
-                profit=tuple(json.loads(profit)),
-                winner=winner,
-                faults=tuple(json.loads(faults)),
-                error=reason,
-            )
+            raise _problem(self.path, exc) from None
+        for row in rows:
+            yield stored_match(row, self.path)
+
+    def _too_large(self) -> str:
+        """Which match holds a value longer than MAX_VALUE_BYTES (read row by row to find it)."""
+        with contextlib.suppress(sqlite3.DatabaseError):
+            for (rowid,) in self.conn.execute("SELECT rowid FROM matches").fetchall():
+                try:
+                    self.conn.execute("SELECT * FROM matches WHERE rowid = ?", (rowid,)).fetchone()
+                except sqlite3.DataError:
+                    try:
+                        (key,) = self.conn.execute("SELECT key FROM matches WHERE rowid = ?", (rowid,)).fetchone()
+                    except sqlite3.DataError:
+                        return f"the match in row {rowid}"
+                    return f"a value of {_match(key)}"
+        return "a value of a match"
 
     @_translated
     def record(self, match_id: str) -> Record | None:
         """The full record of the match ``match_id``, or None."""
-        row = self.conn.execute("SELECT CAST(record AS BLOB) FROM matches WHERE key = ?", (match_id,)).fetchone()
+        try:
+            row = self.conn.execute("SELECT CAST(record AS BLOB) FROM matches WHERE key = ?", (match_id,)).fetchone()
+        except sqlite3.DataError:
+            raise _crafted(self.path, f"the record of {_match(match_id)}",
+                           f"is larger than {MAX_VALUE_BYTES // 2**20} MiB") from None
         if row is None:
             return None
+        what = f"the record of {_match(match_id)}"
         try:
-            return dict(json.loads(bytes(row[0]).decode("utf-8")))
-        except ValueError as exc:  # a record that is no JSON (or no UTF-8) was damaged in the file
-            raise _problem(self.folder / STORE_FILE, sqlite3.DatabaseError(
+            value = loads(bytes(row[0]).decode("utf-8"))
+        except TooDeep as exc:
+            raise _crafted(self.path, what, str(exc)) from None
+        except (ValueError, TypeError) as exc:  # a record that is no JSON (or no UTF-8) was damaged in the file
+            raise _problem(self.path, sqlite3.DatabaseError(
                 f"database disk image is malformed: the record of {match_id} is unreadable ({exc})")) from None
+        if not isinstance(value, dict):
+            raise _crafted(self.path, what, "is not a JSON object")
+        return value
 
     def close(self) -> None:
         """Close the database (and let another run write to the folder)."""
@@ -425,6 +513,47 @@ class ResultsStore:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+
+def _object(text: object, path: Path, what: str, repair: bool = True) -> dict[str, Any]:
+    """The JSON object stored as ``text`` (``what``: "the identity of agent ..."), or StoreError."""
+    try:
+        value = loads(text if isinstance(text, str | bytes) else b"")
+    except ValueError as exc:
+        raise _crafted(path, what, str(exc), repair) from None
+    if not isinstance(value, dict):
+        raise _crafted(path, what, "is not a JSON object", repair)
+    return value
+
+
+def _config(text: object, path: Path) -> dict[str, Any]:
+    """The stored configuration ``text`` (a store without a sound one cannot be repaired)."""
+    return _object(text, path, "its configuration", repair=False)
+
+
+def stored_match(row: tuple[Any, ...], path: Path) -> StoredMatch:
+    """The summary of the ``matches`` row ``row``, or StoreError when it is not what apdp writes."""
+    key, topology, t_seed, seed, agents, profit, winner, faults, reason = row
+    what = _match(key)
+    if not (isinstance(key, str) and isinstance(topology, str) and isinstance(t_seed, int)
+            and isinstance(seed, int)):
+        raise _crafted(path, f"the key, network or seeds of {what}", "are not text and whole numbers")
+    if not (winner is None or isinstance(winner, str)) or not (reason is None or isinstance(reason, str)):
+        raise _crafted(path, f"the winner or error of {what}", "is not text")
+    loaded = []
+    for column, text in (("agents", agents), ("profits", profit), ("faults", faults)):
+        try:
+            loaded.append(loads(text if isinstance(text, str | bytes) else b""))
+        except ValueError as exc:
+            raise _crafted(path, f"the {column} of {what}", str(exc)) from None
+    names, figures, found = loaded
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        raise _crafted(path, f"the agents of {what}", "are not a list of names")
+    if not (isinstance(figures, list) and len(figures) == len(names) and all(map(finite_number, figures))):
+        raise _crafted(path, f"the profits of {what}", "are not one finite number per agent")
+    if not (isinstance(found, list) and all(isinstance(f, dict) for f in found)):
+        raise _crafted(path, f"the faults of {what}", "are not a list of objects")
+    return StoredMatch(key, topology, t_seed, seed, tuple(names), tuple(figures), winner, tuple(found), reason)
 
 
 class StoreWriter(TournamentEvents):
