@@ -11,7 +11,9 @@ kind, phase and task of each fault): two stores of one tournament whose records 
 where their records first differ; with ``mixed`` each counts as a tournament of its own, with a note
 saying the same. A tournament whose stored
 matches fall short of the schedule its configuration implies is reported as incomplete, naming the
-missing matches. Tournaments whose agents (names or files), networks or task counts differ are not
+missing matches. A stored match the schedule does not make (its id, network, seeds, agents, or a
+winner who did not play it) is left out, with a one-line note: a store copied and given made-up
+rows counts none of their wins. Tournaments whose agents (names or files), networks or task counts differ are not
 pooled unless asked (``mixed``): the error says in one line what differs.
 """
 
@@ -26,6 +28,7 @@ from typing import Any
 
 from apdp.check.reproducibility import record_difference
 from apdp.errors import UserError
+from apdp.text import clean_line
 from apdp.tournament.schedule import MatchSpec, double_round_robin, tournament_seeds
 from apdp.tournament.stats import PooledMatch
 from apdp.tournament.store import ResultsStore, StoredMatch
@@ -34,6 +37,9 @@ from apdp.tournament.store import ResultsStore, StoredMatch
 _STORE_LEVEL = ("topologies", "repeat", "seed")
 #: Missing matches named in a note before "and N more".
 _NAMED = 3
+#: The most matches a stored configuration may plan (a study of 57 agents on 4 networks x 3 seeds
+#: plans 38,304): listing its schedule takes about 10 microseconds a match.
+MAX_PLANNED = 10_000_000
 
 
 @dataclass
@@ -182,7 +188,7 @@ def _fingerprint(config: Mapping[str, Any], topology: str, seed: int, secret: by
     return hashlib.sha256(json.dumps(decides, sort_keys=True).encode()).hexdigest()
 
 
-def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
+def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament], str | None]:
     store = ResultsStore.open(folder)
     try:
         config, secret, identities = store.config(), store.secret(), store.identities()
@@ -192,18 +198,63 @@ def _read(folder: str | Path) -> tuple[dict[str, Any], list[Tournament]]:
     by_tournament: dict[tuple[str, int], list[StoredMatch]] = {}
     topologies = config.get("topologies")
     if isinstance(topologies, list) and isinstance(config.get("seed"), int):
+        repeat = _repeat(config, topologies, folder)
         for topology in topologies:  # tournaments not started yet are listed too
-            for seed in tournament_seeds(config["seed"], int(config.get("repeat") or 1)):
+            for seed in tournament_seeds(config["seed"], repeat):
                 by_tournament[(str(topology), seed)] = []
+    configured = set(by_tournament)  # the tournaments the configuration makes (none when it does not say)
     for m in matches:
         by_tournament.setdefault((m.topology, m.tournament_seed), []).append(m)
-    tournaments = [
-        Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, secret, stored), config,
-                   identities, {m.match_id: m for m in stored if m.error is None},
-                   {m.match_id: m for m in stored if m.error is not None})
-        for (topology, seed), stored in by_tournament.items()
-    ]
-    return config, tournaments
+    tournaments, left_out = [], []
+    for (topology, seed), stored in by_tournament.items():
+        if configured and (topology, seed) not in configured:
+            left_out += [m.match_id for m in stored]
+            continue
+        t = Tournament(str(folder), topology, seed, _fingerprint(config, topology, seed, secret, stored), config,
+                       identities, {m.match_id: m for m in stored if m.error is None},
+                       {m.match_id: m for m in stored if m.error is not None})
+        left_out += _leave_unscheduled_out(t)
+        tournaments.append(t)
+    return config, tournaments, _left_out_note(folder, left_out)
+
+
+def _repeat(config: Mapping[str, Any], topologies: Sequence[Any], folder: str | Path) -> int:
+    """The configuration's tournaments per network; UserError when it plans more matches than
+    :data:`MAX_PLANNED` (a crafted configuration: its schedule would never be listed)."""
+    repeat, agents = config.get("repeat") or 1, config.get("agents")
+    field = len(agents) if isinstance(agents, list) else 2
+    if not isinstance(repeat, int) or repeat < 1 or len(topologies) * repeat * field * (field - 1) > MAX_PLANNED:
+        raise UserError(f"{folder}: its stored configuration plans no tournament apdp runs (repeat "
+                        f"{clean_line(repeat, 40)}, {len(topologies)} network(s), {field} agents); give the "
+                        "folder `apdp tournament --out DIR` wrote")
+    return repeat
+
+
+def _leave_unscheduled_out(t: Tournament) -> list[str]:
+    """Take out of ``t`` the stored matches its schedule does not make: an id it never gives, or
+    another network, seed or company order than its match of that id, or a winner who did not play;
+    their ids."""
+    planned = {m.match_id: m for m in t.schedule()}
+    left_out = []
+    for stored in (t.matches, t.errors):
+        for key, m in list(stored.items()):
+            spec = planned.get(key)
+            same = spec is not None and (m.topology, m.tournament_seed, m.seed, m.agents) == (
+                spec.topology, spec.tournament_seed, spec.seed, spec.agents)
+            if not same or (m.winner is not None and m.winner not in m.agents):
+                del stored[key]
+                left_out.append(key)
+    return left_out
+
+
+def _left_out_note(folder: str | Path, left_out: Sequence[str]) -> str | None:
+    """The note that ``folder``'s stored matches ``left_out`` are not counted."""
+    if not left_out:
+        return None
+    named = ", ".join(clean_line(key, 100) for key in sorted(left_out)[:_NAMED])
+    more = f" and {len(left_out) - _NAMED} more" if len(left_out) > _NAMED else ""
+    return (f"{folder}: {len(left_out)} stored match(es) that its tournaments' schedule does not make left out "
+            f"({named}{more}): a copy given rows apdp did not play counts none of them")
 
 
 def _pair(m: MatchSpec) -> str:
@@ -287,8 +338,10 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
     networks: dict[str, tuple[str, ...]] = {}
     copies: dict[tuple[str, str], int] = {}
     disagreements: list[Disagreement] = []
+    left_out: list[str] = []
     for folder in unique:
-        config, tournaments = _read(folder)
+        config, tournaments, note = _read(folder)
+        left_out += [note] if note else []
         networks[str(folder)] = _networks(config, tournaments)
         for t in tournaments:
             same = kept.get(t.fingerprint)
@@ -323,6 +376,7 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
         for (copy, original), n in copies.items()
     ]
     gaps = [(t, missing) for t in tournaments if (missing := t.missing())]
+    notes += left_out
     notes += notes_differ
     notes += [_incomplete_note(t, missing) for t, missing in gaps]
     played = [t for t in tournaments if t.matches]
