@@ -17,6 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from apdp.codegen.loop import STRATEGIES
 from apdp.errors import UserError
+from apdp.text import clean_line
+
+#: A study's name: one plain folder name (``studies/NAME`` is its folder), never a path.
+_FOLDER_NAME = re.compile(r"(?!.*\.\.)\w[\w.-]{0,99}")
 
 
 class ManifestError(UserError):
@@ -126,6 +130,15 @@ class Manifest(_Strict):
     include_faulty: bool = False
     check: Check = Field(default_factory=Check)
     generators: list[Generator] = Field(default_factory=list, alias="generator")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _FOLDER_NAME.fullmatch(value):
+            raise ValueError(f"{clean_line(value, 60)!r} is not a plain folder name, and it names the study's "
+                             "folder (studies/NAME): use letters, digits, '_', '-' and '.' (no '/' or '..'), "
+                             'e.g. name = "pilot"')
+        return value
 
     @field_validator("seeds")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,19 @@ def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, change: tuple[s
         load(tmp_path, GOOD.replace(old, new, 1))
     text = str(caught.value)
     assert message in text and "\n" not in text, text
+
+
+@pytest.mark.parametrize("name", ["/tmp/evil", "../evil", "a/../../b", "..", ".", "a/b", "a\\b", "~", "x\n",
+                                  ".hidden", "a" * 101])
+def test_a_name_that_is_no_plain_folder_name_is_refused(tmp_path: Path, name: str) -> None:
+    """The name chooses the study's folder (studies/NAME): an absolute one or one holding '..' chose
+    where `apdp study run` writes."""
+    with pytest.raises(ManifestError) as caught:
+        load(tmp_path, GOOD.replace('name = "pilot"', f"name = {json.dumps(name)}"))
+    text = str(caught.value)
+    assert "name: " in text and "is not a plain folder name" in text and "\n" not in text, text
+    for name in ("pilot-2", "étude_1.v2", "2024"):
+        assert load(tmp_path, GOOD.replace('name = "pilot"', f'name = "{name}"')).name == name  # type: ignore[attr-defined]
 
 
 def test_improve_takes_its_parent(tmp_path: Path) -> None:
