@@ -16,6 +16,8 @@ logist_app = typer.Typer(
 )
 
 AgentsDir = Annotated[Path, typer.Option("--agents-dir", help="Folder the agent is installed in.", file_okay=False)]
+Replace = Annotated[bool, typer.Option("--replace", help="Replace an agent of the same name that apdp installed "
+                                       "from elsewhere (the same source again needs no --replace).")]
 
 
 @logist_app.command()
@@ -28,13 +30,14 @@ def add(
     param: Annotated[list[str] | None, typer.Option("--param", help="KEY=VALUE read by readProperty (repeat).")]
     = None,
     agents_dir: AgentsDir = Path("agents"),
+    replace: Replace = False,
 ) -> None:
     """Compile CLASS and what it uses from SOURCE against apdp's Logist API; install it as an agent."""
     from apdp.agents.java.install import add_agent
     from apdp.agents.java.params import parse_param
 
     params = dict(parse_param(p) for p in param or [])
-    agent = add_agent(source, class_name, name=name, agents_dir=agents_dir, params=params or None)
+    agent = add_agent(source, class_name, name=name, agents_dir=agents_dir, params=params or None, replace=replace)
     typer.echo(f"installed {agent.class_name} as {agent.name!r} in {agent.folder}")
     for note in agent.notes:
         typer.echo(f"note: {note}", err=True)
@@ -45,11 +48,14 @@ def add(
 def import_(
     project: Annotated[Path, typer.Argument(help="A Logist project folder (with config/agents.xml).")],
     agents_dir: AgentsDir = Path("agents"),
+    prefix: Annotated[str, typer.Option(help="Put this before each agent's name, e.g. alice- (a name taken by "
+                                        "another project's agent is refused).")] = "",
+    replace: Replace = False,
 ) -> None:
     """Install every agent of PROJECT's config/agents.xml under its name there, <set> values as parameters."""
     from apdp.agents.java.project import import_project
 
-    result = import_project(project, agents_dir)
+    result = import_project(project, agents_dir, prefix=prefix, replace=replace)
     for agent in result.installed:
         typer.echo(f"installed {agent.class_name} as {agent.name!r} in {agent.folder}")
         for note in agent.notes:

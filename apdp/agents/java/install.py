@@ -20,17 +20,17 @@ any agent's build when a source changes after the install.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from apdp.agents.discovery import AgentNameConflict, AgentNotFound, find_agent
 from apdp.agents.files import copy_tree_of, regular_file_within
 from apdp.agents.java.archive import archive_option, ensure_archive
 from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
@@ -39,15 +39,14 @@ from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_j
 from apdp.agents.java.jdk import Jdk, find_jdk
 from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
+from apdp.agents.java.names import BY_NAME, agent_name, default_name, source_line, target_folder
+from apdp.agents.java.names import MARKER as MARKER  # where apdp's other modules look for it
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
 from apdp.errors import UserError
 
-#: The first line of an agent.toml written here: such a folder may be replaced by a new install.
-MARKER = "# apdp logist agent"
 #: The JVM's options (apdp.agents.java.jvm), then its class data archive's (apdp.agents.java.archive).
 JVM_OPTIONS = (*OPTIONS, archive_option())
 _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 #: The course's other exercises: a class of a project that implements one of them is no auction agent.
@@ -85,24 +84,6 @@ class Origin:
     def internal(self) -> str:
         """The class's name as in class files (``pkg/Name``)."""
         return self.class_name.replace(".", "/")
-
-
-def default_name(class_name: str) -> str:
-    """An agent name from a class name: ``template.AuctionAgent`` -> ``auction-agent``."""
-    simple = class_name.rsplit(".", 1)[-1]
-    kebab = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1-\2", simple)
-    kebab = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", kebab).lower()
-    return agent_name(kebab)
-
-
-def agent_name(name: str) -> str:
-    """``name`` made a valid agent name (letters, digits, ``-``, ``_``; a letter first)."""
-    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-_")
-    if cleaned and not cleaned[0].isalpha():
-        cleaned = "agent-" + cleaned
-    if not _NAME.match(cleaned):
-        raise UserError(f"cannot make an agent name of {name!r}; give one with --name")
-    return cleaned
 
 
 def _declared_package(path: Path) -> str:
@@ -248,14 +229,17 @@ def _toml_list(values: list[str]) -> str:
     return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "]"
 
 
-def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", note: str = "") -> str:
+def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", note: str = "",
+               source: str | None = None) -> str:
     """The agent.toml of a Logist agent. Its class path: the host, the agent's classes, then the
-    platform's libraries that are installed (an agent's own copy of one comes first)."""
+    platform's libraries that are installed (an agent's own copy of one comes first). ``source``:
+    what it was installed from (an absolute path), recorded: an install from it again may replace it."""
     launcher = ["/bin/sh", "{dir}/lib/java.sh"]
     host = f"{{dir}}/lib/{HOST_JAR}"
     libraries = [str(jar) for jar in class_path()]
     lines = [
         f"{MARKER}: class {origin.class_name}{note}.",
+        *([source_line(source)] if source is not None else []),
         "# It runs in its own JVM through apdp's Java host (lib/apdp-logist-host.jar: the Logist API);",
         "# lib/java.sh gives the JVM's heap the agent's memory limit less 256 MiB (at least half of it).",
         "# ready: the host says when its JVM runs, before it loads the agent: setup is timed from there.",
@@ -277,27 +261,6 @@ def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", 
     return "\n".join(lines) + "\n"
 
 
-def _target(agents_dir: Path, name: str, replace: bool) -> Path:
-    """The folder agent ``name`` goes to; refuses to replace or shadow another agent."""
-    target = agents_dir / name
-    if target.exists():
-        toml = target / PROGRAM_FILE
-        ours = toml.is_file() and toml.read_text(encoding="utf-8", errors="replace").startswith(MARKER)
-        if not (ours or replace):
-            raise UserError(f"{target} exists and is not a Logist agent installed by apdp; choose another "
-                            "--name or remove it")
-        return target
-    if (agents_dir / f"{name}.py").exists():
-        raise UserError(f"{agents_dir / (name + '.py')} already plays as {name!r}; choose another --name")
-    try:
-        other = find_agent(name)
-    except AgentNotFound:
-        return target
-    except AgentNameConflict as exc:
-        raise UserError(f"the name {name!r} is taken ({exc}); choose another --name") from None
-    raise UserError(f"an agent named {name!r} already exists ({other.path}); choose another --name")
-
-
 def _swap(staging: Path, target: Path) -> None:
     """Put ``staging`` in place of ``target`` (an older install is removed)."""
     old = None
@@ -310,29 +273,35 @@ def _swap(staging: Path, target: Path) -> None:
 
 
 def install(origin: Origin, name: str, agents_dir: Path, *, compile_now: bool = True, replace: bool = False,
-            note: str = "", sources: Mapping[str, str] | None = None) -> LogistAgent:
+            note: str = "", sources: Mapping[str, str] | None = None, source: str | None = None,
+            rename: str = BY_NAME) -> LogistAgent:
     """Install ``origin`` as agent ``name`` in ``agents_dir``.
 
     ``compile_now`` compiles the sources here (UserError with the compiler's first error, or when
     the class is no auction agent) and marks the folder built; without it the first match builds
     it in the sandbox, and a compile error is that agent's fault (the LLM harness's check).
     ``sources`` (relative path -> text) is written as the source root instead of copying one.
+    A name that is another agent's is refused (:class:`apdp.agents.java.names.NameTaken`, ``rename``
+    saying how to choose another), unless that agent was installed from ``source`` (recorded in its
+    agent.toml) or ``replace``.
     """
     if not compile_now and origin.kind == "sources" and sources is None:
         raise ValueError("an install that does not compile writes its sources: give them")
     jdk = find_jdk()
     host = host_jar(jdk)
     name = agent_name(name)
+    claim = functools.partial(target_folder, agents_dir, name, source=source, replace=replace, rename=rename)
     try:
         agents_dir.mkdir(parents=True, exist_ok=True)
-        return _install(jdk, host, origin, name, agents_dir, compile_now, replace, note, sources)
+        return _install(jdk, host, origin, name, agents_dir, compile_now, claim, note, sources, source)
     except OSError as exc:
         raise UserError(f"cannot install {name!r} in {agents_dir}: {exc.strerror or exc}") from None
 
 
-def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, compile_now: bool, replace: bool,
-             note: str, sources: Mapping[str, str] | None) -> LogistAgent:
-    target = _target(agents_dir, name, replace)
+def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, compile_now: bool,
+             claim: Callable[[], Path], note: str, sources: Mapping[str, str] | None,
+             source: str | None) -> LogistAgent:
+    target = claim()  # refused before anything is compiled or copied
     notes: list[str] = []
     with tempfile.TemporaryDirectory(dir=agents_dir, prefix=f".{name}.installing-") as tmp:
         staging = Path(tmp) / name
@@ -367,9 +336,9 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
             shutil.copyfile(jar, lib / "agent" / origin.root.name)
             _check_class(ClassPath([lib / "agent" / origin.root.name, lib / HOST_JAR]), origin)
             notes += _library_notes(origin, [lib / "agent" / origin.root.name])
-        (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note),
-                                            encoding="utf-8")
-        _swap(staging, target)
+        (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note,
+                                                       source=source), encoding="utf-8")
+        _swap(staging, claim())  # again: another install may have taken the name meanwhile
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
     if compile_now or origin.kind != "sources":  # otherwise its first match builds it, then the archive
@@ -399,14 +368,17 @@ def _source_within(src: Path, relative: str) -> Path:
 
 
 def add_agent(source: Path, class_name: str, *, name: str | None = None, agents_dir: Path = Path("agents"),
-              params: Mapping[str, str] | None = None) -> LogistAgent:
-    """``apdp logist add``: install ``class_name`` from ``source`` (UserError says what is wrong)."""
+              params: Mapping[str, str] | None = None, replace: bool = False) -> LogistAgent:
+    """``apdp logist add``: install ``class_name`` from ``source`` (UserError says what is wrong). An
+    agent of the same name is replaced only when it was installed from the same ``source``, or with
+    ``replace``."""
     find_jdk()  # no JDK: say so before anything else
     origin = resolve(source, class_name)
     chosen = agent_name(name) if name is not None else default_name(origin.class_name)
     if name is not None and chosen != name:
         raise UserError(f"bad agent name {name!r}: use a letter then letters, digits, '-' or '_' (max 64)")
-    agent = install(origin, chosen, agents_dir, note=f", from {source}")
+    agent = install(origin, chosen, agents_dir, note=f", from {source}", source=str(source.resolve()),
+                    replace=replace)
     if params:
         from apdp.agents.java.params import set_params
 

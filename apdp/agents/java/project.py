@@ -15,16 +15,22 @@ A class is compiled from the project's sources when they are there (any source r
 project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar). An
 agent of the course's other exercises (reactive, deliberative, centralized) is skipped, saying so:
 apdp plays auction agents.
+
+An agent whose name is taken (by an agent installed from elsewhere, or by any other agent) is not
+installed, saying whose it is: ``--prefix alice-`` names the project's agents ``alice-NAME``, and
+``--replace`` replaces an agent apdp installed. Importing the same project again updates its agents.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apdp.agents.java.install import LogistAgent, NotAnAuctionAgent, agent_name, install, resolve
+from apdp.agents.java.install import LogistAgent, NotAnAuctionAgent, install, resolve
 from apdp.agents.java.jdk import find_jdk
+from apdp.agents.java.names import agent_name
 from apdp.agents.java.params import set_params
 from apdp.errors import UserError
 from apdp.logist.xmlfile import read_xml, settings_of
@@ -33,6 +39,13 @@ from apdp.logist.xmlfile import read_xml, settings_of
 AGENTS_XML = Path("config") / "agents.xml"
 #: ``<set>`` keys that say where the class is rather than parameterise it.
 LOCATION_KEYS = ("class-path", "class-name")
+_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+
+
+def _example(project: Path) -> str:
+    """A prefix to suggest for ``project``: its folder's name, when it can be one."""
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", project.resolve().name).strip("-_")[:24]
+    return name if _PREFIX.match(name) else "alice"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +88,31 @@ class ImportResult:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportResult:
-    """Install every agent of ``project``'s agents.xml; one that fails does not stop the others."""
+def check_prefix(prefix: str) -> str:
+    """``prefix`` if it can begin an agent name (UserError otherwise, one line)."""
+    if not _PREFIX.match(prefix):
+        raise UserError(f"bad --prefix {prefix[:80]!r}: use a letter then letters, digits, '-' or '_' (max 32), "
+                        "e.g. --prefix alice-")
+    return prefix
+
+
+def import_project(project: Path, agents_dir: Path = Path("agents"), *, prefix: str = "",
+                   replace: bool = False) -> ImportResult:
+    """Install every agent of ``project``'s agents.xml, each named ``prefix`` + its name there; one
+    that fails does not stop the others. An installed agent of the same name is replaced only when it
+    was imported from this same project, or with ``replace``."""
     find_jdk()
+    if prefix:
+        check_prefix(prefix)
     if not project.is_dir():
         raise UserError(f"{project}: no such project folder")
     listed = read_agents_xml(project / AGENTS_XML)
+    source = str(project.resolve())
+    rename = f"name this project's agents apart with --prefix (e.g. --prefix {_example(project)}-)"
     installed: list[LogistAgent] = []
     failed: list[tuple[str, str]] = []
     skipped: list[tuple[str, str]] = []
+    names: dict[str, str] = {}  # the agent names this import gave, each to its entry
     for entry in listed:
         try:
             try:
@@ -96,8 +125,13 @@ def import_project(project: Path, agents_dir: Path = Path("agents")) -> ImportRe
                     raise UserError(f"agent {entry.name!r}: its class-path {entry.class_path!r} leads out of the "
                                     f"project folder {project}; keep the agent's classes or jar inside it") from None
                 origin = resolve(class_path, entry.class_name)
-            name = agent_name(entry.name)
-            agent = install(origin, name, agents_dir, note=f", agent {entry.name!r} of {project.resolve()}")
+            name = agent_name(prefix + entry.name)
+            if name in names:
+                raise UserError(f"{project / AGENTS_XML} names two agents {name!r} ({names[name]!r} and "
+                                f"{entry.name!r}); rename one of them there")
+            names[name] = entry.name
+            agent = install(origin, name, agents_dir, note=f", agent {entry.name!r} of {source}", source=source,
+                            replace=replace, rename=rename)
             set_params(agents_dir, agent.name, entry.params)
             installed.append(agent)
         except NotAnAuctionAgent as exc:
