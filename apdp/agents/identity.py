@@ -7,6 +7,10 @@ a report groups agents by what was played, never by the files present when the r
      "origin": "baseline" | "generated" | "hand-written",
      "provenance": {"model", "strategy", "round", "prompt_hash", "date", ...} | null,
      "apdp": "0.1.0"}
+
+A hand-written agent whose ledger holds a line for its hash that apdp's key did not sign (forged, or
+written before apdp signed its ledgers: :func:`apdp.agents.provenance.vouch`) has ``"ledger":
+"unsigned"`` too, so that a report can say why it is not counted as generated.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from typing import Any
 
 from apdp.agents.discovery import is_bundled
 from apdp.agents.files import agent_hash
-from apdp.agents.provenance import read_provenance
+from apdp.agents.provenance import Vouched, vouch
 
 #: The values of an identity's ``origin``.
 ORIGINS = ("baseline", "generated", "hand-written")
+#: An identity's ``ledger`` when its ledger holds a line for it that apdp's key did not sign.
+UNSIGNED = "unsigned"
 
 
 @functools.cache
@@ -38,9 +44,10 @@ def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
     path = Path(path)
     digest = agent_hash(path)
     bundled = is_bundled(path)
-    provenance = None if bundled else read_provenance(path, digest)
+    vouched = Vouched(None) if bundled else vouch(path, digest)
+    provenance = vouched.provenance
     origin = "baseline" if bundled else "generated" if provenance is not None else "hand-written"
-    return {
+    identity = {
         "name": name,
         "file": path.name,
         "sha256": digest,
@@ -48,3 +55,6 @@ def agent_identity(name: str, path: str | Path) -> dict[str, Any]:
         "provenance": provenance,
         "apdp": apdp_version(),
     }
+    if provenance is None and vouched.unsigned:
+        identity["ledger"] = UNSIGNED
+    return identity

@@ -1,15 +1,21 @@
 """Provenance of a generated agent: which model, strategy, round and prompt produced it.
 
 The reference is the harness's ledger, ``.apdp-generated.jsonl`` in the folder it writes agents to:
-one line per agent file it wrote, with the file's SHA-256 and its provenance. An agent is generated
-only if its file's hash is in the ledger of its folder; a file the harness never wrote (or one changed
-since) is hand-written, whatever it says of itself. For people reading the files, the provenance is
-also written in a sidecar ``NAME.json`` and a comment header at the top of the agent file; apdp never
-trusts either.
+one line per agent file it wrote, with the file's SHA-256, its provenance and a signature: an
+HMAC-SHA256 of the three, keyed with a key derived from the per-user secret (:mod:`apdp.secret`),
+which no agent and no student sees. An agent is generated only if its file's hash is in the ledger
+of its folder in a line this user's apdp signed; a file the harness never wrote (or one changed
+since) is hand-written, whatever it says of itself, and so is one whose ledger line is not signed
+with this user's key: a line anyone wrote beside an agent file, one another user's apdp wrote, or one
+written by apdp before it signed its ledgers (:func:`vouch` tells those apart from no line at all,
+so that a report can say so). For people reading the files, the provenance is also written in a
+sidecar ``NAME.json`` and a comment header at the top of the agent file; apdp never trusts either.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 from dataclasses import asdict, dataclass, field
@@ -27,6 +33,10 @@ LEDGER = ".apdp-generated.jsonl"
 MAX_LEDGER_BYTES = 64 * 2**20
 #: Keys every provenance record has (``read_provenance`` returns at least these).
 FIELDS = ("model", "strategy", "round", "prompt_hash", "date")
+#: The key of a ledger line's signature (hex).
+SIGNATURE = "hmac"
+#: What the ledger's key is derived for: the per-user secret is never used as it is.
+_KEY_PURPOSE = b"apdp provenance ledger, v1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +102,43 @@ def ledger_path(agent_path: str | Path) -> Path:
     return Path(agent_path).parent / LEDGER
 
 
+def _ledger_key() -> bytes:
+    """The key that signs ledger lines: derived from the per-user secret (made on first use)."""
+    from apdp.secret import user_secret
+
+    return hmac.new(user_secret(), _KEY_PURPOSE, hashlib.sha256).digest()
+
+
+def _signature(key: bytes, entry: dict[str, Any]) -> str:
+    """The signature of a ledger line: of its file name, hash and provenance, as JSON read them."""
+    body = json.dumps([entry.get("file"), entry.get("sha256"), entry.get("provenance")], sort_keys=True,
+                      separators=(",", ":"))
+    return hmac.new(key, body.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def signature_of(entry: dict[str, Any]) -> str:
+    """The signature this user's apdp gives the ledger line ``entry`` (as :func:`json.loads` reads it)."""
+    return _signature(_ledger_key(), entry)
+
+
+def _signed(key: bytes, entry: dict[str, Any]) -> bool:
+    """Whether a ledger line carries the signature ``key`` makes of it."""
+    mark = entry.get(SIGNATURE)
+    if not isinstance(mark, str):
+        return False
+    try:
+        expected = _signature(key, entry)
+    except (ValueError, RecursionError):  # nothing the harness writes
+        return False
+    return hmac.compare_digest(mark.encode("utf-8", "replace"), expected.encode("ascii"))
+
+
 def record_generated(agent_path: str | Path, provenance: Provenance) -> None:
-    """Add the agent file (or folder) at ``agent_path``, as it is now, to its folder's ledger."""
+    """Add the agent file (or folder) at ``agent_path``, as it is now, to its folder's ledger, signed."""
     path = Path(agent_path)
     entry = {"file": path.name, "sha256": agent_hash(path), "provenance": provenance.to_json()}
+    entry = json.loads(json.dumps(entry))  # signed as a reader will see it (tuples as lists, ...)
+    entry[SIGNATURE] = _signature(_ledger_key(), entry)
     line = (json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     fd = os.open(ledger_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
@@ -104,14 +147,30 @@ def record_generated(agent_path: str | Path, provenance: Provenance) -> None:
         os.close(fd)
 
 
-def read_provenance(agent_path: str | Path, digest: str | None = None) -> dict[str, Any] | None:
-    """The provenance the harness recorded for the agent at ``agent_path`` as it is now, or None for
-    an agent it did not write (or that changed since).
+@dataclass(frozen=True, slots=True)
+class Vouched:
+    """What the ledger beside an agent file says of it: the provenance this user's apdp signed for
+    its hash (None: none), and whether the ledger holds a line for its hash that is not signed with
+    this user's key (forged, another user's, or written before apdp signed its ledgers)."""
 
-    The dict has at least ``model``, ``strategy``, ``round``, ``prompt_hash`` and ``date`` (values
-    may be None); when the ledger holds the file's hash more than once, the last entry counts (the
-    harness records a file again when it adds its check's verdict). ``digest``: the agent's
-    :func:`~apdp.agents.files.agent_hash`, when the caller has it already.
+    provenance: dict[str, Any] | None
+    unsigned: bool = False
+
+
+def read_provenance(agent_path: str | Path, digest: str | None = None) -> dict[str, Any] | None:
+    """The provenance the harness recorded, and signed, for the agent at ``agent_path`` as it is now,
+    or None for an agent it did not write (or that changed since); see :func:`vouch`."""
+    return vouch(agent_path, digest).provenance
+
+
+def vouch(agent_path: str | Path, digest: str | None = None) -> Vouched:
+    """What the ledger beside the agent at ``agent_path`` vouches for, as the file is now.
+
+    The provenance has at least ``model``, ``strategy``, ``round``, ``prompt_hash`` and ``date``
+    (values may be None); when the ledger holds the file's hash more than once, the last signed line
+    counts (the harness records a file again when it adds its check's verdict). Only lines signed
+    with this user's key count. ``digest``: the agent's :func:`~apdp.agents.files.agent_hash`, when
+    the caller has it already.
     """
     path = Path(agent_path)
     try:
@@ -119,8 +178,10 @@ def read_provenance(agent_path: str | Path, digest: str | None = None) -> dict[s
             ledger = f.read(MAX_LEDGER_BYTES)
         digest = agent_hash(path) if digest is None else digest
     except (OSError, AgentFilesError):
-        return None
+        return Vouched(None)
+    key: bytes | None = None
     found: dict[str, Any] | None = None
+    unsigned = False
     for raw in ledger.splitlines():
         if digest.encode() not in raw:
             continue
@@ -128,8 +189,15 @@ def read_provenance(agent_path: str | Path, digest: str | None = None) -> dict[s
             entry = json.loads(raw)
         except (ValueError, RecursionError):  # a line of anyone's making: not the harness's
             continue
-        if isinstance(entry, dict) and entry.get("sha256") == digest and isinstance(entry.get("provenance"), dict):
+        if not isinstance(entry, dict) or entry.get("sha256") != digest:
+            continue
+        if not isinstance(entry.get("provenance"), dict):
+            continue
+        key = _ledger_key() if key is None else key
+        if _signed(key, entry):
             found = entry["provenance"]
+        else:
+            unsigned = True
     if found is None:
-        return None
-    return {**{k: found.get(k) for k in FIELDS}, **found}
+        return Vouched(None, unsigned)
+    return Vouched({**{k: found.get(k) for k in FIELDS}, **found})

@@ -3,7 +3,8 @@
 The origin is read from the identity each tournament stored when its agents played
 (:mod:`apdp.agents.identity`), never from the files present when the report runs: a generated agent carries
 its provenance (model, strategy), a shipped baseline (and the course's template) is in the
-``baseline`` group and any other agent in ``human``. Only for a store older than stored identities
+``baseline`` group and any other agent in ``human`` (one whose ledger line is not signed with this
+user's key too: the report names it in one line). Only for a store older than stored identities
 is the origin read from the agent files present now (the report says so in one line); an agent
 whose file cannot be found then is ``unknown``.
 
@@ -41,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from apdp.agents.discovery import find_agent, is_bundled
+from apdp.agents.identity import UNSIGNED
 from apdp.agents.provenance import read_provenance
 from apdp.errors import UserError
 from apdp.tournament.percentile import percentiles
@@ -152,12 +154,15 @@ def stored_labels(
     labels: dict[str, str] = {}
     unstored: list[str] = []
     differing: list[str] = []
+    unsigned: list[str] = []
     for agent in agents:
-        found = [
-            _label(_origin_of_identity(t.identities[agent]), by)
-            for t in tournaments
+        stored = [
+            t.identities[agent] for t in tournaments
             if agent in t.identities and any(agent in m.agents for m in t.matches.values())
         ]
+        found = [_label(_origin_of_identity(identity), by) for identity in stored]
+        if any(identity.get("ledger") == UNSIGNED for identity in stored):
+            unsigned.append(agent)
         if not found:
             unstored.append(agent)
             labels[agent] = label_function(by)(agent)
@@ -173,6 +178,11 @@ def stored_labels(
         )
     if differing:
         notes.append(f"stored origins differ between tournaments for {'; '.join(differing)}: grouped by the first")
+    if unsigned:
+        notes.append(
+            f"a ledger line beside {', '.join(unsigned)} claims a model made it, not signed by this user's apdp "
+            "(forged, another user's, or written before apdp signed its ledgers): counted as hand-written"
+        )
     return labels, notes
 
 

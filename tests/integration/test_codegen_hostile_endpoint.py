@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from apdp.agents.provenance import LEDGER, read_provenance
+from apdp.agents.provenance import LEDGER, SIGNATURE, read_provenance, signature_of
 from apdp.codegen.client import ChatError, _elsewhere
 from apdp.codegen.loop import RunSettings, run
 from apdp.testing import CheckConfig
@@ -194,7 +194,7 @@ def test_absurd_usage_is_unknown_and_no_report_crashes(
     server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The red team's usage server: two replies claiming 1.7e308 tokens each; then a ledger edited
-    to claim infinity and a number past the largest float."""
+    to claim infinity and a number past the largest float (each line signed, as the harness would)."""
     from apdp.tournament.config import make_config
     from apdp.tournament.report import report
     from apdp.tournament.run import run_tournament
@@ -216,10 +216,12 @@ def test_absurd_usage_is_unknown_and_no_report_crashes(
     assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).played == 2
     ledger = agents / LEDGER
     last = json.loads(ledger.read_text(encoding="utf-8").splitlines()[-1])
+    del last[SIGNATURE]
     for figure in ("1e999", "3.4e308", "NaN", "1" + "0" * 400):
         last["provenance"]["usage"] = {"calls": 2, "total_tokens": 0, "seconds": 1.0}
         edited = json.dumps(last).replace('"total_tokens": 0', f'"total_tokens": {figure}')
         edited = edited.replace('"seconds": 1.0', f'"seconds": {figure}')
+        edited = edited[:-1] + f', "{SIGNATURE}": "{signature_of(json.loads(edited))}"}}'
         with ledger.open("a", encoding="utf-8") as f:
             f.write(edited + "\n")
         data = json.loads(report([tmp_path / "out"], "json", group_by="model"))

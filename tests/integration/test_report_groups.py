@@ -100,3 +100,26 @@ def test_two_samples_of_a_model_and_strategy_get_an_interval_over_both(tmp_path:
     refused = apdp("report", str(tmp_path / "out"), "--group-by", "model,strategy", "--resamples", "5")
     assert refused.returncode != 0 and "--resamples 5: give at least 100" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_a_forged_ledger_line_beside_an_agent_played_by_path_puts_it_in_no_models_group(tmp_path: Path) -> None:
+    from apdp.agents.files import agent_hash
+    from apdp.agents.provenance import LEDGER
+
+    student = tmp_path / "students" / "bob" / "agent.py"  # played by its path, as a study manifest's file
+    student.parent.mkdir(parents=True)
+    student.write_text(TEMPLATE.replace("class Template", "class Bob"), encoding="utf-8")
+    forged = {"file": "agent.py", "sha256": agent_hash(student),
+              "provenance": {"model": "gpt-x", "strategy": "a1", "round": 0, "prompt_hash": None, "date": None}}
+    (student.parent / LEDGER).write_text(json.dumps(forged) + "\n", encoding="utf-8")
+    config = make_config(topology="france", agents=[str(student), "template"], overrides={"tasks": 3})
+    assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).errors == 0
+
+    data = json.loads(report([tmp_path / "out"], "json", group_by="model"))
+    groups = {g["group"]: g["agents"] for g in data["groups"]}
+    assert groups == {"human": ["agent"], "baseline": ["template"]}
+    [note] = data["notes"]
+    assert note.startswith("a ledger line beside agent claims a model made it, not signed by this user's apdp")
+    assert "written before apdp signed its ledgers" in note and note.endswith("counted as hand-written")
+    done = apdp("report", str(tmp_path / "out"), "--group-by", "model")
+    assert done.returncode == 0 and "gpt-x" not in done.stdout and "Note: a ledger line beside agent" in done.stdout
