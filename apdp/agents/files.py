@@ -28,6 +28,8 @@ MAX_FILES = 20_000
 MAX_BYTES = 512 * 2**20
 #: The most bytes of a one-file agent (a Python source file).
 MAX_FILE_BYTES = 16 * 2**20
+#: The most files and folders walked to copy a tree of a project into an agent's folder.
+MAX_WALKED = 5 * MAX_FILES
 #: Files of a results store (:mod:`apdp.tournament.store`): its database, the database's journals, its lock.
 STORE_FILES = frozenset({"tournament.sqlite", "tournament.sqlite-wal", "tournament.sqlite-shm", "tournament.lock"})
 #: How a match record begins (:func:`apdp.referee.record.write_record`), and how much of a JSON file is read
@@ -220,19 +222,51 @@ def regular_file_within(path: str | Path, root: str | Path) -> Path:
     return Path(real)
 
 
-def copy_tree_of(root: str | Path, target: str | Path, suffix: str) -> int:
+def copy_within(source: str | Path, root: str | Path, destination: str | Path, largest: int) -> int:
+    """Copy ``source``, a regular file inside ``root`` (:func:`regular_file_within`), to
+    ``destination``; the bytes copied. A file of more than ``largest`` bytes is refused
+    (AgentFilesError) before it is read, and so is one that grows past it while it is copied."""
+    real = regular_file_within(source, root)
+    fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # replaced since it was looked at
+            raise AgentFilesError(f"{source} is {_kind(st.st_mode)}; only regular files are copied")
+        copied = st.st_size
+        if copied <= largest:
+            with open(destination, "wb") as out:
+                while copied <= largest:
+                    chunk = f.read(min(1 << 20, largest + 1))
+                    if not chunk:
+                        return out.tell()
+                    out.write(chunk)
+                    copied = out.tell()
+    raise AgentFilesError(f"{source} is {copied / 2**20:.1f} MiB; apdp copies no file larger than "
+                          f"{largest / 2**20:.0f} MiB into an agent's folder: remove it, or move it out of {root}")
+
+
+def copy_tree_of(root: str | Path, target: str | Path, suffix: str, largest: int = MAX_FILE_BYTES) -> int:
     """Copy the regular files of ``root`` whose names end in ``suffix`` into ``target`` (the same
-    tree), reading nothing that is not a regular file inside ``root``; the number copied."""
+    tree), reading nothing that is not a regular file inside ``root``; the number copied. Bounded:
+    each file at most ``largest`` bytes (checked before it is read), and as an agent's folder, at most
+    :data:`MAX_FILES` files and :data:`MAX_BYTES` in all, among at most :data:`MAX_WALKED` entries
+    of ``root``'s tree (AgentFilesError past any of them)."""
     root = Path(root)
-    copied = 0
+    copied = total = walked = 0
     for dirpath, dirs, names in os.walk(root, followlinks=False):
+        walked += len(dirs) + len(names)
+        if walked > MAX_WALKED:
+            raise AgentFilesError(f"{root} holds more than {MAX_WALKED} files and folders; give the folder of the "
+                                  f"agent's {suffix} files alone")
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(dirpath, d))]
         for name in names:
             if not name.endswith(suffix):
                 continue
-            source = regular_file_within(os.path.join(dirpath, name), root)
             destination = Path(target) / os.path.relpath(os.path.join(dirpath, name), root)
             destination.parent.mkdir(parents=True, exist_ok=True)
-            destination.write_bytes(source.read_bytes())
+            total += copy_within(os.path.join(dirpath, name), root, destination, largest)
             copied += 1
+            if copied > MAX_FILES or total > MAX_BYTES:
+                raise AgentFilesError(f"{root}: more than {MAX_FILES} {suffix} files or {MAX_BYTES >> 20} MiB of them; "
+                                      "an agent folder may hold no more")
     return copied

@@ -99,3 +99,38 @@ def test_a_class_path_jar_past_its_caps_is_a_one_line_error(tmp_path: Path, monk
         with pytest.raises(UserError, match=r"big\.jar: member 'Agent\.class' is larger than 1 MiB") as caught:
             read()
         assert "\n" not in str(caught.value)
+
+
+def test_logist_add_refuses_a_huge_sparse_class_or_jar_and_a_class_of_30000_interfaces_in_one_line(
+        java_cache: Path, tmp_path: Path) -> None:
+    """A 600 MiB sparse .class was read and copied whole ("installed"); a 600 kB jar whose class names
+    30,000 interfaces held add for half an hour; a 600 MiB sparse jar was copied whole."""
+    from apdp.agents.java.classfile import ClassFileError
+    from apdp.agents.java.install import add_agent
+    from tests.classfiles import many_interfaces
+
+    agents = tmp_path / "agents"
+    (tmp_path / "bin" / "pkg").mkdir(parents=True)
+    with (tmp_path / "bin" / "pkg" / "Agent.class").open("wb") as f:
+        f.truncate(600 * 2**20)
+    for class_name in ("pkg.Agent", "Agent"):  # copied as the folder's classes, or read to find the class
+        with pytest.raises(UserError) as caught:
+            add_agent(tmp_path / "bin", class_name, agents_dir=agents)
+        message = str(caught.value)
+        assert "Agent.class is 600" in message and "16 MiB" in message and "\n" not in message, message
+    sparse = tmp_path / "sparse.jar"
+    with sparse.open("wb") as f:
+        f.seek(600 * 2**20)
+        f.write(many_interfaces(tmp_path / "small.jar", 1).read_bytes())  # a jar after 600 MiB of nothing
+    with pytest.raises(JarTooLarge, match=r"sparse\.jar: 600 MiB; an agent's jar may be at most 128 MiB"):
+        add_agent(sparse, "Agent", agents_dir=agents)
+    crafted = many_interfaces(tmp_path / "crafted.jar")
+    with pytest.raises(ClassFileError, match=r"Agent: not a readable class file .*30000 interfaces"):
+        add_agent(crafted, "Agent", agents_dir=agents)
+    run = subprocess.run(
+        [sys.executable, "-c", "from apdp.cli import console; console()", "logist", "add", str(crafted), "Agent",
+         "--agents-dir", str(agents)], capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "30000 interfaces" in run.stderr, run.stderr
+    installed = [p for p in agents.rglob("*") if p.is_file()] if agents.exists() else []
+    assert installed == [] and sum(p.stat().st_blocks for p in tmp_path.rglob("*") if p.is_file()) < 2**16

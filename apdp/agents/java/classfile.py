@@ -1,15 +1,41 @@
 """Reading what a compiled Java class declares (no JVM, none of its code run): its name, super
 class, interfaces, access flags, whether it has a public constructor without arguments, its
-source file's name, and the strings of its constant pool (the classes it names)."""
+source file's name, and the strings of its constant pool (the classes it names).
+
+Class files are an agent's, and every read is bounded: a class file larger than
+:data:`MAX_CLASS_BYTES` is refused before it is read (from a folder or a jar), one that declares
+more than :data:`MAX_INTERFACES` interfaces or :data:`MAX_ATTRIBUTES` attributes is no class apdp
+reads, and a class path reads each class once (each jar is opened once) and walks at most
+:data:`MAX_ANCESTORS` classes to tell what a class implements. Each is one line naming the class.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from apdp.errors import UserError
+
+if TYPE_CHECKING:
+    from apdp.agents.java.jars import AgentJar
+
+#: The largest class file apdp reads (javac's own are at most a few hundred kB).
+MAX_CLASS_BYTES = 16 * 2**20
+#: The most interfaces a class may declare (the format allows 65,535; no agent needs a thousand).
+MAX_INTERFACES = 1024
+#: The most attributes of a class, its fields and methods, in all.
+MAX_ATTRIBUTES = 65_536
+#: The most classes walked to tell whether a class implements an interface.
+MAX_ANCESTORS = 4096
+#: A class's name as class files write it: ``pkg/Name``, no ``.``, no empty part.
+_INTERNAL = re.compile(r"^[^./;\[]+(/[^./;\[]+)*$")
 
 ACC_PUBLIC = 0x0001
 ACC_INTERFACE = 0x0200
@@ -20,7 +46,34 @@ _SIZES = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 
 
 
 class ClassFileError(UserError):
-    """Bytes that are not a class file."""
+    """Bytes that are not a class file (or one past a cap on what it declares)."""
+
+
+class ClassFileTooLarge(UserError):
+    """A class file larger than :data:`MAX_CLASS_BYTES` (one line: which, and the cap)."""
+
+
+def too_large(what: str, size: int) -> ClassFileTooLarge:
+    """The error for the class file ``what``, of ``size`` bytes."""
+    return ClassFileTooLarge(f"{what} is {size / 2**20:.0f} MiB; a class file apdp reads may be at most "
+                             f"{MAX_CLASS_BYTES >> 20} MiB: remove it, or give the folder of the agent's classes alone")
+
+
+def read_class_file(path: Path) -> bytes:
+    """The bytes of the class file at ``path``, refused (:class:`ClassFileTooLarge`) before reading
+    when it is larger than :data:`MAX_CLASS_BYTES`; OSError for anything but a regular file (a FIFO is
+    not waited on)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path} is not a regular file")
+        if st.st_size > MAX_CLASS_BYTES:
+            raise too_large(str(path), st.st_size)
+        data = f.read(MAX_CLASS_BYTES + 1)
+    if len(data) > MAX_CLASS_BYTES:  # it grew since
+        raise too_large(str(path), len(data))
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +95,12 @@ class ClassInfo:
 
 class _Reader:
     def __init__(self, data: bytes) -> None:
+        if len(data) > MAX_CLASS_BYTES:
+            raise too_large("the class file", len(data))
         self.data = data
         self.at = 0
+        #: Attributes walked so far.
+        self.walked = 0
 
     def take(self, fmt: str) -> tuple[int, ...]:
         size = struct.calcsize(fmt)
@@ -61,7 +118,11 @@ class _Reader:
 
     def attributes(self, utf8: Callable[[int], str]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
-        for _ in range(self.u2()):
+        count = self.u2()
+        self.walked += count
+        if self.walked > MAX_ATTRIBUTES:
+            raise ClassFileError(f"more than {MAX_ATTRIBUTES} attributes; apdp reads no such class")
+        for _ in range(count):
             name, length = self.take(">HI")
             out[utf8(name)] = self.data[self.at:self.at + length]
             self.skip(length)
@@ -110,7 +171,10 @@ def read_class(data: bytes) -> ClassInfo:
         return utf8(classes[index]) if index in classes else None
 
     access, this, parent = r.take(">HHH")
-    interfaces = tuple(class_name(r.u2()) or "" for _ in range(r.u2()))
+    count = r.u2()
+    if count > MAX_INTERFACES:
+        raise ClassFileError(f"it declares {count} interfaces; apdp reads classes of at most {MAX_INTERFACES}")
+    interfaces = tuple(class_name(r.u2()) or "" for _ in range(count))
     for _ in range(r.u2()):  # fields
         r.skip(6)
         r.attributes(utf8)
@@ -127,47 +191,86 @@ def read_class(data: bytes) -> ClassInfo:
 
 
 class ClassPath:
-    """Class files looked up by internal name in folders and jars, in order."""
+    """Class files looked up by internal name in folders and jars, in order (a context manager:
+    :meth:`close` closes its jars). Each jar is opened once, and each class read once."""
 
     def __init__(self, entries: Sequence[Path]) -> None:
         self.entries = list(entries)
-        #: The bytes inflated so far from each jar: its caps hold for all the lookups in it
-        #: (apdp.agents.java.jars).
-        self._inflated: dict[Path, int] = {}
+        #: Each jar of the path, open (None: it cannot be read); its caps hold for all the lookups
+        #: in it (apdp.agents.java.jars).
+        self._jars: dict[Path, AgentJar | None] = {}
+        #: What each class looked up declares (None: not on this path).
+        self._infos: dict[str, ClassInfo | None] = {}
+
+    def __enter__(self) -> ClassPath:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the jars opened so far."""
+        for jar in self._jars.values():
+            if jar is not None:
+                jar.close()
+        self._jars.clear()
+
+    def _jar(self, entry: Path) -> AgentJar | None:
+        from apdp.agents.java.jars import UNREADABLE, AgentJar
+
+        if entry not in self._jars:
+            try:
+                self._jars[entry] = AgentJar(entry)  # JarTooLarge past its caps
+            except UNREADABLE:
+                self._jars[entry] = None
+        return self._jars[entry]
 
     def find(self, name: str) -> bytes | None:
         """The bytes of class ``name`` (``pkg/Name``), or None. A jar past its caps raises
-        :class:`apdp.agents.java.jars.JarTooLarge`."""
-        from apdp.agents.java.jars import UNREADABLE, AgentJar
+        :class:`apdp.agents.java.jars.JarTooLarge`, a class file past :data:`MAX_CLASS_BYTES`
+        :class:`ClassFileTooLarge`."""
+        from apdp.agents.java.jars import UNREADABLE
 
+        if not _INTERNAL.match(name):  # no class is named so: nothing outside the path is looked at
+            return None
+        member = f"{name}.class"
         for entry in self.entries:
             if entry.is_dir():
-                path = entry / f"{name}.class"
+                path = entry / member
                 if path.is_file():
-                    return path.read_bytes()
+                    try:
+                        return read_class_file(path)
+                    except OSError:
+                        continue
             elif entry.is_file():
+                jar = self._jar(entry)
+                size = jar.size(member) if jar is not None else None
+                if jar is None or size is None:
+                    continue
+                if size > MAX_CLASS_BYTES:
+                    raise too_large(f"{member} in {entry}", size)
                 try:
-                    with AgentJar(entry, self._inflated.get(entry, 0)) as z:
-                        try:
-                            return z.read(f"{name}.class")
-                        finally:
-                            self._inflated[entry] = z.inflated
-                except (KeyError, *UNREADABLE):
+                    return jar.read(member)
+                except UNREADABLE:
                     continue
         return None
 
     def info(self, name: str) -> ClassInfo | None:
-        """The declarations of class ``name``, or None when it is not on this path."""
+        """The declarations of class ``name``, or None when it is not on this path (read once)."""
+        if name in self._infos:
+            return self._infos[name]
         data = self.find(name)
-        if data is None:
-            return None
         try:
-            return read_class(data)
+            info = None if data is None else read_class(data)
         except ClassFileError as exc:
             raise ClassFileError(f"{name.replace('/', '.')}: not a readable class file ({exc})") from None
+        self._infos[name] = info
+        return info
 
     def implements(self, name: str, interface: str) -> bool:
-        """True when class ``name`` or one of its ancestors on this path implements ``interface``."""
+        """True when class ``name`` or one of its ancestors on this path implements ``interface``
+        (ClassFileError past :data:`MAX_ANCESTORS` classes walked)."""
         seen: set[str] = set()
         todo = [name]
         while todo:
@@ -177,6 +280,9 @@ class ClassPath:
             if current in seen:
                 continue
             seen.add(current)
+            if len(seen) > MAX_ANCESTORS:
+                raise ClassFileError(f"{name.replace('/', '.')}: its super classes and interfaces name more than "
+                                     f"{MAX_ANCESTORS} classes; apdp reads no such class")
             info = self.info(current)
             if info is not None:
                 todo.extend(info.interfaces)

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from apdp.agents.files import copy_tree_of, regular_file_within
+from apdp.agents.files import MAX_FILE_BYTES, copy_tree_of, copy_within
 from apdp.agents.java.archive import archive_option, ensure_archive
-from apdp.agents.java.classfile import ClassFileError, ClassPath, read_class
+from apdp.agents.java.classfile import MAX_CLASS_BYTES, ClassFileError, ClassPath, read_class, read_class_file
 from apdp.agents.java.compiler import BASE_OPTIONS, first_error, javac, unmappable
 from apdp.agents.java.host import AUCTION_BEHAVIOR, HOST_JAR, MAIN_CLASS, host_jar
+from apdp.agents.java.jars import MAX_JAR_BYTES
 from apdp.agents.java.jdk import Jdk, find_jdk
 from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
@@ -49,6 +50,8 @@ JVM_OPTIONS = (*OPTIONS, archive_option())
 _LAUNCHER = Path(__file__).resolve().parent / "java.sh"
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+#: How much of a source file is read to find its package line.
+_MOST_HEAD = 1 << 20
 #: The course's other exercises: a class of a project that implements one of them is no auction agent.
 OTHER_BEHAVIORS = {
     "logist/behavior/ReactiveBehavior": "reactive",
@@ -88,7 +91,9 @@ class Origin:
 
 def _declared_package(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            text = f.read(_MOST_HEAD).decode("utf-8", errors="replace")  # a package line comes first
     except OSError:
         return ""
     match = _PACKAGE.search(text)
@@ -130,7 +135,7 @@ def _search_folder(source: Path, class_name: str) -> list[Origin]:
         if not path.is_file():
             continue
         try:
-            name = read_class(path.read_bytes()).name
+            name = read_class(read_class_file(path)).name  # ClassFileTooLarge: one line, not read
         except (OSError, ClassFileError):
             continue
         package = name.rsplit("/", 1)[0].replace("/", ".") if "/" in name else ""
@@ -181,7 +186,14 @@ def _in_jar(jar: Path, class_name: str) -> Origin:
     return Origin("jar", jar, matches[0].replace("/", "."))
 
 
-def _check_class(classpath: ClassPath, origin: Origin) -> None:
+def _check_class(entries: list[Path], origin: Origin) -> None:
+    """UserError unless ``origin``'s class, on the class path ``entries``, is an auction agent the
+    host can create (each class read once, each jar opened once: see ClassPath)."""
+    with ClassPath(entries) as classpath:
+        _check_classpath(classpath, origin)
+
+
+def _check_classpath(classpath: ClassPath, origin: Origin) -> None:
     info = classpath.info(origin.internal)
     if info is None:
         raise UserError(f"no class {origin.class_name} in {origin.root}")
@@ -216,7 +228,7 @@ def _compile(jdk: Jdk, origin: Origin, host: Path, out: Path) -> tuple[str, list
                         f"{first_error(done.output, origin.root)}{'; ' + hint if hint else ''}")
     used: set[Path] = set()
     for path in out.rglob("*.class"):
-        info = read_class(path.read_bytes())
+        info = read_class(read_class_file(path))
         if info.source_file:
             package = info.name.rsplit("/", 1)[0] if "/" in info.name else ""
             rel = Path(package) / info.source_file
@@ -321,20 +333,19 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
                 classes = staging / ".build" / "classes"
                 root = origin.root if sources is None else src
                 encoding, used = _compile(jdk, Origin("sources", root, origin.class_name), host, classes)
-                _check_class(ClassPath([classes, lib / HOST_JAR]), origin)
+                _check_class([classes, lib / HOST_JAR], origin)
                 if sources is None:
                     for rel in used:
                         (src / rel).parent.mkdir(parents=True, exist_ok=True)
-                        shutil.copyfile(regular_file_within(origin.root / rel, origin.root), src / rel)
+                        copy_within(origin.root / rel, origin.root, src / rel, MAX_FILE_BYTES)
         elif origin.kind == "classes":
-            copy_tree_of(origin.root, lib / "classes", ".class")
-            _check_class(ClassPath([lib / "classes", lib / HOST_JAR]), origin)
+            copy_tree_of(origin.root, lib / "classes", ".class", MAX_CLASS_BYTES)
+            _check_class([lib / "classes", lib / HOST_JAR], origin)
             notes += _library_notes(origin, [lib / "classes"])
         else:
             (lib / "agent").mkdir()
-            jar = regular_file_within(origin.root, origin.root.parent)
-            shutil.copyfile(jar, lib / "agent" / origin.root.name)
-            _check_class(ClassPath([lib / "agent" / origin.root.name, lib / HOST_JAR]), origin)
+            copy_within(origin.root, origin.root.parent, lib / "agent" / origin.root.name, MAX_JAR_BYTES)
+            _check_class([lib / "agent" / origin.root.name, lib / HOST_JAR], origin)
             notes += _library_notes(origin, [lib / "agent" / origin.root.name])
         (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note,
                                                        source=source), encoding="utf-8")

@@ -1,14 +1,16 @@
 """Reading an agent's jar (or zip) on the host, with caps: a jar is the agent's, and a few MB of it
 may inflate to gigabytes (a zip bomb). Every read of an agent's jar goes through :class:`AgentJar`,
-which refuses, in one line naming the jar and the cap, a jar of more than :data:`MAX_MEMBERS`
-members, a member of more than :data:`MAX_MEMBER_BYTES` bytes, or more than :data:`MAX_TOTAL_BYTES`
-in all, uncompressed (the agent folder's own cap, :data:`apdp.agents.files.MAX_BYTES`). Declared
-sizes are checked before anything is inflated; as they may lie, the bytes actually inflated are
-counted too, read in chunks, and reading stops as soon as one is past its cap.
+which refuses, in one line naming the jar and the cap, a jar file of more than :data:`MAX_JAR_BYTES`
+(before it is read or copied), a jar of more than :data:`MAX_MEMBERS` members, a member of more than
+:data:`MAX_MEMBER_BYTES` bytes, or more than :data:`MAX_TOTAL_BYTES` in all, uncompressed (the agent
+folder's own cap, :data:`apdp.agents.files.MAX_BYTES`). Declared sizes are checked before anything
+is inflated; as they may lie, the bytes actually inflated are counted too, read in chunks, and
+reading stops as soon as one is past its cap.
 """
 
 from __future__ import annotations
 
+import os
 import zipfile
 import zlib
 from pathlib import Path
@@ -23,6 +25,8 @@ MAX_MEMBERS = MAX_FILES
 MAX_MEMBER_BYTES = 64 * 2**20
 #: The most bytes inflated from one jar, in all.
 MAX_TOTAL_BYTES = MAX_BYTES
+#: The largest jar file (compressed, as it lies on disk).
+MAX_JAR_BYTES = 128 * 2**20
 #: What a jar that cannot be read raises (a damaged or encrypted member, an unknown compression).
 UNREADABLE = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error)
 #: How much is inflated at a time.
@@ -45,6 +49,9 @@ class AgentJar:
     def __init__(self, path: Path, already: int = 0) -> None:
         self.path = path
         self.inflated = already
+        size = os.stat(path).st_size
+        if size > MAX_JAR_BYTES:
+            raise JarTooLarge(f"{path}: {size >> 20} MiB; an agent's jar may be at most {_mib(MAX_JAR_BYTES)}")
         self._zip = zipfile.ZipFile(path)
         try:
             if len(self._zip.infolist()) > MAX_MEMBERS:
@@ -83,6 +90,11 @@ class AgentJar:
     def names(self) -> list[str]:
         """The names of the jar's members, in its order."""
         return self._zip.namelist()
+
+    def size(self, name: str) -> int | None:
+        """The size member ``name`` declares, uncompressed (None when there is none)."""
+        info = self._infos.get(name)
+        return None if info is None else info.file_size
 
     def read(self, name: str) -> bytes:
         """The bytes of member ``name`` (KeyError when there is none), inflated in chunks: the

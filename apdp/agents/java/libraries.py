@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from apdp.agents.java.classfile import ClassFileError, strings
+from apdp.agents.java.classfile import MAX_CLASS_BYTES, ClassFileError, read_class_file, strings, too_large
 from apdp.agents.java.jars import UNREADABLE, AgentJar
 
 #: Where Debian installs Java libraries.
@@ -88,16 +88,24 @@ def compile_hint(output: str) -> str | None:
 
 
 def _class_files(root: Path) -> Iterator[tuple[str, bytes]]:
-    """(internal name, bytes) of each class file in a folder of classes or a jar."""
+    """(internal name, bytes) of each class file in a folder of classes or a jar, each read once;
+    ClassFileTooLarge for one larger than a class file may be, before it is read."""
     if root.is_dir():
         for path in sorted(root.rglob("*.class")):
             if path.is_file():
-                yield str(path.relative_to(root))[:-6], path.read_bytes()
+                try:
+                    data = read_class_file(path)
+                except OSError:
+                    continue
+                yield str(path.relative_to(root))[:-6], data
         return
     try:
         with AgentJar(root) as z:  # JarTooLarge past its caps
             for entry in z.names():
                 if entry.endswith(".class") and not entry.startswith("META-INF/"):
+                    size = z.size(entry) or 0
+                    if size > MAX_CLASS_BYTES:
+                        raise too_large(f"{entry} in {root}", size)
                     yield entry[:-6], z.read(entry)
     except UNREADABLE:
         return
