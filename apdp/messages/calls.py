@@ -171,9 +171,9 @@ def call_from_json(value: object) -> Call:
 #: The sandbox's own calls, besides the game's: an agent program's start (before its setup, see
 #: :data:`apdp.agents.program.START_TIMEOUT`), the protections that are off, an agent program's build,
 #: and the checks of ``apdp sandbox``.
-SandboxCallName = Literal["start", "unprotected", "build", "probe", "probe_memory", "probe_idle"]
+SandboxCallName = Literal["start", "unprotected", "build", "probe", "probe_memory", "probe_idle", "probe_ran_on"]
 _EXPECTS: dict[str, Expected] = {"start": "ack", "unprotected": "setup", "build": "build", "probe": "report",
-                                 "probe_memory": "report", "probe_idle": "report"}
+                                 "probe_memory": "report", "probe_idle": "report", "probe_ran_on": "report"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,8 @@ class _Referee:
             _Seat(i, s, AgentProcess(limits.model_copy(update={"output_kb": output_kb})))
             for i, s in enumerate(sources)
         ]
+        for seat in self.seats:  # what a stopped agent's processes use extends its opponents' calls
+            seat.process.bystanders = [s.process for s in self.seats if s is not seat]
         #: Each agent's identity as it plays (apdp.agents.identity): file hash, origin, apdp version.
         self.identities = (
             [agent_identity(s.name, s.path) for s in sources] if identities is None else list(identities)
@@ -195,7 +197,7 @@ class _Referee:
             results = seat.process.request(payload, (("ack", timeout), (phase, timeout)), defer_short=defer,
                                            shared=True)
             for result in results:
-                if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
+                if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT and not result.fault.ran_on:
                     result.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this "
                                              f"{phase} took more than {timeout:g} s together (stopped): the platform "
                                              "tells an auction's result within the time limit of the next call")
@@ -277,6 +279,12 @@ class _Referee:
         for seat in self.seats:
             if seat.sound and not self._ended():
                 self._plan(seat, told, share)
+        for seat in self.seats:  # after its plan, stopped, an agent used only its opponents' time
+            if seat.sound and seat.plans is not None:
+                ran_on = seat.process.ran_on()
+                seat.add_cpu("plan", seat.process.cpu_seconds())  # counted against it, whatever it was
+                if ran_on is not None:
+                    self.fault(seat, ran_on.kind, "plan", None, ran_on.message)
 
     def _ended(self) -> bool:
         """Whether the game is over before its end: under the Logist platform's rules, at the first fault."""
@@ -328,6 +336,9 @@ class _Referee:
         }
         record["output"] = [clean_text(o) for o in outputs]
         record["sandbox"] = {"unprotected": sorted(self.unprotected)}
+        counted_by = sorted({c for s in self.seats if (c := s.process.cpu_counted_by) is not None})
+        if counted_by:  # what counted the agents' CPU, and so their CPU while stopped
+            record["sandbox"]["cpu"] = "; ".join(counted_by)
         return record
 
     def _build(self, seat: _Seat) -> None:
@@ -390,7 +401,7 @@ class _Referee:
         result = self._opening(seat, sent, _start_call(seat), START_TIMEOUT)
         if result is None:
             return False
-        if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT:
+        if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT and not result.fault.ran_on:
             result.fault = CallFault(FaultKind.TIMEOUT, f"the program did not start within {START_TIMEOUT:g} s "
                                                         "(no ready line; stopped)")
         if self.account(seat, "setup", None, result) is None:

@@ -1,4 +1,5 @@
-"""Control groups per agent process: its process limit (pids) and its memory limit (memory).
+"""Control groups per agent process: its process limit (pids), its memory limit (memory) and the count
+of its CPU time (cpu).
 
 The kernel exempts root from RLIMIT_NPROC, so for a root referee the process limit comes from a
 group of the pids controller. An rlimit on memory counts each process's private memory alone, so an
@@ -8,6 +9,15 @@ within the group when it is full. Both come from cgroup v1's ``pids`` and ``memo
 memory group nested in the referee's own, so the agent stays within whatever limits the referee
 has), or cgroup v2 with the controllers enabled at its root; where neither is writable (a user who
 is not root), :mod:`apdp.sandbox.process` watches the agent's resident memory instead.
+
+The CPU time of every process an agent started, its children that are gone included, is the
+CPU count of a group of its own: ``cpu.stat``'s ``usage_usec``, which every cgroup v2 group has with no
+controller enabled, or cgroup v1's ``cpuacct.usage``. The referee reads it from outside (see
+:mod:`apdp.sandbox.cpu`), also while the agent is stopped, which is how it sees the work an agent left
+in the kernel run on. Where the agent's other groups are cgroup v2's, it is the same group; on a
+machine that mounts both versions (v1 controllers, v2 beside them), cgroup v1's cpuacct is used: a
+process moves into a v1 group by ``tasks`` at once, into a v2 group only by ``cgroup.procs`` (see
+:func:`join`), which took 5 to 16 ms per agent there.
 
 The zygote keeps a pool of groups, one per agent process alive: it hands one to each agent process
 it forks (:data:`assigned`, read by the child), the agent process moves itself in (:func:`join`),
@@ -24,18 +34,29 @@ from dataclasses import dataclass
 _ROOT = "/sys/fs/cgroup"
 _V1_PIDS = "/sys/fs/cgroup/pids"
 _V1_MEMORY = "/sys/fs/cgroup/memory"
+_V1_CPUACCT = "/sys/fs/cgroup/cpuacct"
+_V2_BESIDE_V1 = "/sys/fs/cgroup/unified"
+#: What counts an agent's CPU, by the file the referee reads in its group.
+CPU_V2 = "cgroup v2 cpu.stat per agent"
+CPU_V1 = "cgroup v1 cpuacct per agent"
 
 
 @dataclass(frozen=True, slots=True)
 class AgentGroup:
-    """The groups of one agent process: its pids group and its memory group (None: none here)."""
+    """The groups of one agent process: its pids group, its memory group and the group that counts its
+    CPU (None: none here; in cgroup v2 they are one group)."""
 
     pids: str | None
     memory: str | None
+    cpu: str | None = None
 
 
 #: The groups the zygote gave the agent process it is forking (read by that child), or None.
 assigned: AgentGroup | None = None
+
+
+#: The kinds of group an agent process gets, in :class:`AgentGroup`'s order.
+_KINDS = ("pids", "memory", "cpu")
 
 
 def _write(path: str, text: str) -> None:
@@ -69,26 +90,54 @@ def _v1_own(mount: str, controller: str) -> str | None:
 
 
 def _base(controller: str) -> str | None:
-    """Where this process may make groups of ``controller``: None where it may not."""
+    """Where this process may make groups of ``controller`` (``cpu``: groups that count CPU time);
+    None where it may not."""
     if controller == "pids" and os.path.isfile(os.path.join(_V1_PIDS, "cgroup.procs")):
         base: str | None = _V1_PIDS
     elif controller == "memory" and os.path.isfile(os.path.join(_V1_MEMORY, "cgroup.procs")):
         base = _v1_own(_V1_MEMORY, "memory")
+    elif controller == "cpu":
+        base = _cpu_base()
     else:
         base = _v2_base(controller)
     return base if base is not None and os.access(base, os.W_OK) else None
 
 
+def _cpu_base() -> str | None:
+    """Where groups that count CPU time go: cgroup v2's root where it is the only hierarchy (no
+    controller needed: every v2 group has cpu.stat), else cgroup v1's cpuacct, else a v2 hierarchy
+    mounted beside v1."""
+    if os.path.isfile(os.path.join(_ROOT, "cgroup.controllers")):
+        return _ROOT
+    if os.path.isfile(os.path.join(_V1_CPUACCT, "cpuacct.usage")):
+        return _v1_own(_V1_CPUACCT, "cpuacct")
+    if os.path.isfile(os.path.join(_V2_BESIDE_V1, "cgroup.controllers")):
+        return _V2_BESIDE_V1
+    return None
+
+
 def is_v1(group: str) -> bool:
     """True for a group of a cgroup v1 hierarchy."""
-    return group.startswith((_V1_PIDS + "/", _V1_MEMORY + "/"))
+    return group.startswith((_V1_PIDS + "/", _V1_MEMORY + "/", _V1_CPUACCT + "/"))
+
+
+def cpu_accounting() -> str | None:
+    """What counts an agent's CPU where this process would make its groups (:data:`CPU_V1` or
+    :data:`CPU_V2`), or None where it may make none."""
+    base = _base("cpu")
+    return None if base is None else cpu_counted_by(os.path.join(base, "apdp"))
+
+
+def cpu_counted_by(group: str) -> str:
+    """What counts the CPU time of the processes in ``group``: :data:`CPU_V1` or :data:`CPU_V2`."""
+    return CPU_V1 if is_v1(group) else CPU_V2
 
 
 class Pool:
     """The zygote's groups: free ones are reused; all are removed by :meth:`close`."""
 
     def __init__(self) -> None:
-        self._bases = {c: _base(c) for c in ("pids", "memory")}
+        self._bases = {c: _base(c) for c in _KINDS}
         self._free: list[AgentGroup] = []
         self._made: list[str] = []
         self._limits: dict[str, int] = {}
@@ -104,7 +153,7 @@ class Pool:
 
     def take(self, processes: int, memory_bytes: int) -> AgentGroup | None:
         """Groups capped at ``processes`` and ``memory_bytes``, or None where none is writable."""
-        if self._bases["pids"] is None and self._bases["memory"] is None:
+        if all(base is None for base in self._bases.values()):
             return None
         group = self._free.pop() if self._free else self._new()
         try:
@@ -117,8 +166,15 @@ class Pool:
         return group
 
     def _new(self) -> AgentGroup:
+        """New groups; one group where several kinds share a hierarchy (cgroup v2: a process is in one
+        group of it)."""
         self._count += 1
-        return AgentGroup(*(self._new_group(self._bases[c]) for c in ("pids", "memory")))
+        made: dict[str | None, str | None] = {None: None}
+        for kind in _KINDS:
+            base = self._bases[kind]
+            if base not in made:
+                made[base] = self._new_group(base)
+        return AgentGroup(*(made[self._bases[kind]] for kind in _KINDS))
 
     def _new_group(self, base: str | None) -> str | None:
         """A new empty group under ``base`` (a name taken by a group left over from a dead zygote
@@ -161,7 +217,7 @@ class Pool:
 
     def give_back(self, group: AgentGroup) -> None:
         """Return the groups of an agent process that ended (and whose leftovers were killed)."""
-        for path in (group.pids, group.memory):
+        for path in (group.pids, group.memory, group.cpu):
             if path is not None and not _empty(path):
                 for key in [k for k in self._limits if k.startswith(path + "/")]:
                     del self._limits[key]  # something escaped the sweep: never share it again
@@ -207,26 +263,30 @@ def _remove_leftovers(base: str) -> None:
             os.rmdir(os.path.join(base, name))
 
 
-def join(group: AgentGroup | None) -> tuple[bool, bool]:
-    """Move this (single-threaded) process into its groups: (in its pids group, in its memory group).
+def join(group: AgentGroup | None) -> tuple[bool, bool, bool]:
+    """Move this (single-threaded) process into its groups: (in its pids group, in its memory group,
+    in the group that counts its CPU).
 
     In cgroup v1 the move goes through ``tasks`` (this thread alone, which is the whole process):
     moving through ``cgroup.procs`` takes the kernel's thread-group lock, whose writer waits for an
-    RCU grace period, up to tens of milliseconds per agent.
+    RCU grace period, up to tens of milliseconds per agent. A group that holds several kinds is
+    joined once.
     """
     if group is None:
-        return False, False
-    joined = []
-    for path in (group.pids, group.memory):
-        if path is None:
-            joined.append(False)
+        return False, False, False
+    joined: dict[str, bool] = {}
+    for path in (group.pids, group.memory, group.cpu):
+        if path is None or path in joined:
             continue
         try:
             _write(os.path.join(path, "tasks" if is_v1(path) else "cgroup.procs"), "0")
-            joined.append(True)
+            joined[path] = True
         except OSError:
-            joined.append(False)
-    return joined[0], joined[1]
+            joined[path] = False
+    def member(path: str | None) -> bool:
+        return path is not None and joined[path]
+
+    return member(group.pids), member(group.memory), member(group.cpu)
 
 
 def oom_kills(group: str) -> int | None:

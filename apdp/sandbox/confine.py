@@ -334,11 +334,13 @@ def confine(keep_fd: int, c: Confinement) -> list[str]:
         os.chdir(c.private_dir)
         return ["every kernel protection (not Linux)"]
     # The kernel exempts root from RLIMIT_NPROC (the user namespace maps root to itself).
-    in_pids, in_memory = cgroup.join(cgroup.assigned)
+    in_pids, in_memory, in_cpu = cgroup.join(cgroup.assigned)
     if os.getuid() == 0 and not in_pids:
         off.append("process count limit (root is exempt from RLIMIT_NPROC and no pids cgroup is writable)")
     if cgroup.assigned is not None and cgroup.assigned.memory is not None and not in_memory:
         raise OSError("the agent's process could not join its memory group")
+    if cgroup.assigned is not None and cgroup.assigned.cpu is not None and not in_cpu:  # the referee reads it
+        raise OSError("the agent's process could not join the group that counts its CPU")
     private, ns_off = _namespaces(c, agent_path)
     off += ns_off
     os.environ["HOME"] = os.environ["TMPDIR"] = private

@@ -144,6 +144,64 @@ def memory_run(args: dict[str, Any]) -> dict[str, Any]:
     return {"checks": {"memory": [held <= limit, detail]}}
 
 
+def _zero_page_mapping(size: int) -> int:
+    """The address of ``size`` bytes mapped read-only and read page by page: the zero page at every
+    4 KiB, which costs no memory and a page-table entry each."""
+    import numpy as np
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    base = libc.mmap(None, size, 1, 0x02 | 0x20 | 0x4000, -1, 0)  # PROT_READ, MAP_PRIVATE|ANONYMOUS|NORESERVE
+    if base in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap")
+    libc.madvise(ctypes.c_void_p(base), ctypes.c_size_t(size), 15)  # MADV_NOHUGEPAGE: 4 KiB entries
+    int(np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(base))[::4096].sum())
+    return int(base)
+
+
+def _leave_walks(base: int, size: int, threads: int) -> None:
+    """Start ``threads`` threads that each walk the page tables of the mapping at ``base`` at once
+    (``madvise(MADV_COLD)``, which looks for no signal but SIGKILL), and return once all are in it.
+    The threads are all made first: making one maps its stack, which waits for the walks under way."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    go = threading.Event()
+    started = [0]
+
+    def walk() -> None:
+        go.wait()
+        started[0] += 1
+        libc.madvise(ctypes.c_void_p(base), ctypes.c_size_t(size), 20)
+
+    for _ in range(threads):
+        threading.Thread(target=walk, daemon=True).start()
+    go.set()
+    end = time.monotonic() + 5
+    while started[0] < threads and time.monotonic() < end:
+        time.sleep(0.001)
+    time.sleep(0.01)
+
+
+def ran_on_run(args: dict[str, Any]) -> dict[str, Any]:
+    """Leave work in the kernel that runs on after this call's reply, which a stop waits for: threads
+    of a child of this process (which it does not wait for) walking the page tables of a mapping of
+    the zero page. The referee reads what the agent's processes used while stopped. (The walks are a
+    child's: this process's own would hold up its reply, which maps memory, until they end.)"""
+    size, threads = int(args["mib"]) << 20, int(args["threads"])
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        try:
+            _leave_walks(_zero_page_mapping(size), size, threads)
+        finally:
+            os.write(write_end, b"x")
+        time.sleep(120)  # stopped with its agent, killed with it
+        os._exit(0)
+    os.close(write_end)
+    os.read(read_end, 1)
+    os.close(read_end)
+    return {"checks": {}}
+
+
 def _processes(limit: int) -> tuple[bool, str]:
     children: list[int] = []
     try:

@@ -29,6 +29,7 @@ from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.inbox import Inbox
 from apdp.sandbox.memory import over_limit
+from apdp.sandbox.stopped import LEAST_EXTENSION, LONGEST_EXTENSION, RAN_ON, RAN_ON_LIMIT, StoppedCpu, ran_on_message
 from apdp.sandbox.worker import FILE_SIZE_CAP
 from apdp.sandbox.worker import Limits as WorkerLimits
 from apdp.sandbox.zygote_link import Zygote
@@ -46,6 +47,9 @@ _LONGEST_WAIT = 60.0
 #: alike: the Logist platform's margin (its agents read a limit of 1000 ms as 1010, and its timer
 #: allows that), which apdp's Java host reports as the platform does.
 TIME_MARGIN = 0.01
+
+#: Why an agent's CPU is its process's own figures where it is confined.
+NO_CPU_GROUP = "no writable cgroup counts it here: what its other children do after it is stopped is not seen"
 
 #: A call shorter than this (seconds) shares the CPU reading of the call after it in its request;
 #: so may a whole request this short (see :meth:`AgentProcess.request`).
@@ -99,12 +103,15 @@ class _OutOfMemory(Exception):
 
 @dataclass(frozen=True, slots=True)
 class CallFault:
-    """Why a call failed: the fault kind, a one-line message and, for exceptions, the traceback."""
+    """Why a call failed: the fault kind, a one-line message and, for exceptions, the traceback;
+    ``ran_on``: a ``timeout`` that is no call's lateness but the CPU the agent used while stopped
+    (see :mod:`apdp.sandbox.stopped`)."""
 
     kind: FaultKind
     message: str
     traceback: str | None = None
     import_error: bool = False
+    ran_on: bool = False
 
 
 @dataclass(slots=True)
@@ -149,6 +156,12 @@ class AgentProcess:
     _memory_group: str | None = field(default=None, init=False)  # counts all its memory, if any
     _oom_kills: int | None = field(default=None, init=False)  # the group's OOM kills at its start
     _watch_memory: bool = field(default=False, init=False)  # no group: the referee reads its memory
+    _cpu_group: str | None = field(default=None, init=False)  # counts the CPU of all its processes, if any
+    _stopped: StoppedCpu | None = field(default=None, init=False)  # its CPU while stopped (confined)
+    _extension: float = field(default=0.0, init=False)  # seconds added to the current call's limit
+    #: The other agents of its match: the CPU they use while stopped extends its calls (see
+    #: :mod:`apdp.sandbox.stopped`).
+    bystanders: list[AgentProcess] = field(default_factory=list, init=False)
 
     def start(self, agent_path: str) -> None:
         """Start the process for the agent in ``agent_path`` (it runs no agent code until ``setup``)."""
@@ -163,7 +176,7 @@ class AgentProcess:
                 own.disk_files, self.build_dir,
             )
         limits = WorkerLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement)
-        self._pid, self._conn, self._memory_group = Zygote.get().spawn(limits)
+        self._pid, self._conn, self._memory_group, self._cpu_group = Zygote.get().spawn(limits)
         if self.confined and self._memory_group is not None:
             self._oom_kills = oom_kills(self._memory_group)
         self._watch_memory = self.confined and self._memory_group is None
@@ -173,12 +186,45 @@ class AgentProcess:
         # a request is written without blocking: an agent that stops reading its socket (or only
         # peeks at it) fills the buffer, and a blocking write would wait for it for ever
         os.set_blocking(self._fd, False)
-        self._cpu = CpuMeter.open(self._pid)  # the first reading
+        self._cpu = CpuMeter.open(self._pid, self._cpu_group)  # the first reading
+        if self.confined and self._cpu is not None:
+            self._stopped = StoppedCpu(self._cpu)
 
     @property
     def confined(self) -> bool:
         """Whether the process is confined (``limits.sandbox``)."""
         return self.limits.sandbox
+
+    @property
+    def cpu_counted_by(self) -> str | None:
+        """What counts the agent's CPU (once started): its control group, or its process's own figures
+        (and why); None where nothing does."""
+        if self._cpu is None:
+            return None
+        if not self.confined:
+            return f"{self._cpu.counted_by}; the sandbox is off"
+        if self._cpu_group is None:
+            return f"{self._cpu.counted_by}; {NO_CPU_GROUP}"
+        return self._cpu.counted_by
+
+    @property
+    def cpu_group(self) -> str | None:
+        """The control group that counts the CPU of all the agent's processes, if there is one."""
+        return self._cpu_group
+
+    @property
+    def stopped_cpu(self) -> float:
+        """The CPU seconds its processes used while it was stopped, in its latest stop (read when it
+        was continued)."""
+        return 0.0 if self._stopped is None else self._stopped.last
+
+    def ran_on(self) -> CallFault | None:
+        """Read the CPU the agent used while stopped, since its latest stop: its fault if that is more
+        than :data:`RAN_ON_LIMIT` (work it left in the kernel ran on, on its opponent's time)."""
+        used = None if self._stopped is None or not self._paused else self._stopped.continued()
+        if used is None or used <= RAN_ON_LIMIT:
+            return None
+        return CallFault(RAN_ON, ran_on_message(used), ran_on=True)
 
     @property
     def memory_counted_by(self) -> str:
@@ -211,7 +257,9 @@ class AgentProcess:
         (SIGSTOP) once the replies are read, so that nothing it left running takes its opponent's
         time (its match's core) or another match's. The group holds every process the agent
         started: a confined process cannot leave it. (Continued before the request is there, the
-        agent would wake twice: to leave its stop, then for the request.)"""
+        agent would wake twice: to leave its stop, then for the request.) A stop waits for the system
+        calls its threads are in: the CPU it uses while stopped is read when it is continued, and
+        extends the calls of the other agents of its match (see :mod:`apdp.sandbox.stopped`)."""
         return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short, shared=shared)
 
     def send(self, payload: bytes, timeout: float) -> Sent:
@@ -219,6 +267,11 @@ class AgentProcess:
         continue the process. The process runs until :meth:`receive` has read the replies."""
         if self._conn is None or self._killed:
             return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
+        ran_on = self.ran_on()
+        if ran_on is not None:  # what it used while stopped counts in its own figures
+            cpu = self.cpu_seconds()
+            self.kill()
+            return Sent(0.0, CallResult(None, ran_on, 0.0, cpu))
         start = time.monotonic()
         try:
             if not self._send(payload, start + timeout):
@@ -244,7 +297,10 @@ class AgentProcess:
         start = sent.start
         results: list[CallResult] = []
         last = len(calls) - 1
+        self._extension = 0.0
         for n, (expected, timeout) in enumerate(calls):
+            if not shared:  # each call's own limit, from the previous reply: extended for itself alone
+                self._extension = 0.0
             result = self._reply(expected, timeout, start, sent.start if shared else start)
             # A short call, or one whose reply is already followed by the next one, shares the
             # next call's reading: a reading costs the referee more than a short call can use.
@@ -262,6 +318,8 @@ class AgentProcess:
         if self.confined and not self._killed:
             self._group_signal(signal.SIGSTOP)
             self._paused = True
+            if self._stopped is not None:
+                self._stopped.stopped()
         return results
 
     def _send(self, payload: bytes, deadline: float) -> bool:
@@ -298,7 +356,7 @@ class AgentProcess:
 
     def _receive(self, deadline: float) -> tuple[bytes, float] | None:
         """The next whole message and when it was whole, or None if it has not arrived by
-        ``deadline`` (monotonic).
+        ``deadline`` (monotonic), extended by what stopped agents took from the call (:meth:`_extend`).
 
         Bytes are read as they come, several messages at a time when they are there, and never
         past the deadline: a process that sends half a message and stops is stopped like one that
@@ -311,18 +369,28 @@ class AgentProcess:
                 return taken
             if self._over:
                 raise _OutOfMemory
-            left = min(deadline - time.monotonic(), MEMORY_WATCH_EVERY if self._watch_memory else _LONGEST_WAIT)
+            left = min(deadline + self._extension - time.monotonic(),
+                       MEMORY_WATCH_EVERY if self._watch_memory else _LONGEST_WAIT)
             if not self._poller.poll(max(0, math.ceil(left * 1000))):
                 if self._watch_memory:
                     self._check_memory()
                 if self._over:
                     raise _OutOfMemory
-                if time.monotonic() < deadline:
+                if time.monotonic() < deadline + self._extension or self._extend():
                     continue
                 return None
             self._read_some()
             if self._closed:
                 raise EOFError
+
+    def _extend(self) -> bool:
+        """At the current call's time limit: extend it by the CPU its stopped bystanders used while
+        stopped and gave to no call yet; False when they used none (see :mod:`apdp.sandbox.stopped`)."""
+        taken = sum(b._stopped.taken() for b in self.bystanders if b._stopped is not None and b._paused)
+        if taken < LEAST_EXTENSION or self._extension >= LONGEST_EXTENSION:
+            return False
+        self._extension = min(LONGEST_EXTENSION, self._extension + taken)
+        return True
 
     def _read_some(self) -> None:
         """Read what the process sent, up to 64 KiB, into the inbox (the end of it: ``_closed``)."""
@@ -360,9 +428,11 @@ class AgentProcess:
             if received is None:
                 self.kill()
                 took = time.monotonic() - start
+                given = (f" and the {self._extension:.2f} s that stopped agents' processes took from it"
+                         if self._extension else "")
                 return CallResult(
                     None,
-                    CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s (stopped)"),
+                    CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s{given} (stopped)"),
                     took,
                 )
             raw, arrived = received

@@ -77,9 +77,16 @@ _TABLE = (
      "Landlock: its own /proc files listed", "Landlock"),
     ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
      "system call filter"),
+    ("ran_on", "running on after its stop, on its opponent's time (work left in the kernel: a fork, mprotect or "
+               "madvise over a huge mapping)", "", ""),
 )
 #: The memory limit of the memory check, in MiB.
 _CHECK_MEMORY_MB = 160
+#: The work the check of CPU while stopped leaves in the kernel: threads walking a mapping of the zero
+#: page this size (MiB; about 0.3 s of CPU in all, 0.1 to 0.2 s of it after the stop), and the least
+#: of it the referee must see.
+_RAN_ON = {"mib": 3072, "threads": 12}
+_RAN_ON_SEEN = 0.04
 
 
 def _probe_file() -> str:
@@ -161,17 +168,19 @@ def check() -> list[Protection]:
     elif canary.startswith("/tmp/") and not checks.get("write", [False])[0]:
         checks["write"] = [True, "written into its private /tmp, which hides the host's"]
     memory_by, checks["memory"] = _memory_check()
+    cpu_by, checks["ran_on"], no_group = _ran_on_check()
+    counted_by = {"memory": memory_by, "ran_on": cpu_by}
     out = []
     for key, refuses, mechanism, words in _TABLE:
         passed, detail = checks.get(key, [False, "not checked"])
-        reason = next((o for o in off if words and words in o), None)
+        reason = no_group if key == "ran_on" else next((o for o in off if words and words in o), None)
         if passed:
             status = "on"
         elif reason is not None:
-            status, detail = "off", reason
+            status, detail = "off", f"{reason}: {detail}"
         else:
             status = "FAILED"
-        out.append(Protection(key, refuses, mechanism or memory_by, status, str(detail)))
+        out.append(Protection(key, refuses, mechanism or counted_by[key], status, str(detail)))
     return out
 
 
@@ -183,6 +192,28 @@ def _outside_tmp() -> str | None:
     except OSError:
         return None
     return str(folder) if os.access(folder, os.W_OK) else None
+
+
+def _ran_on_check() -> tuple[str, list[object], str | None]:
+    """(what counts an agent's CPU here, [passed, detail], why it cannot pass here or None): threads of
+    a child of a confined process (which it did not wait for) leave work in the kernel that runs on
+    after their stop; the referee must see it in the CPU the agent used while stopped."""
+    process = AgentProcess(_check_limits(256))
+    process.start(_probe_file())
+    try:
+        result = process.call(SandboxCall("probe_ran_on", _RAN_ON), 60.0)
+        if result.fault is None:
+            time.sleep(1.0)  # stopped: the walks run on
+            result = process.call(SandboxCall("unprotected"), 30.0)  # continued: its CPU while stopped is read
+    finally:
+        process.stop()
+    counted_by = process.cpu_counted_by or "nothing (no /proc here)"
+    if result.fault is not None:
+        return counted_by, [False, f"the check process failed: {result.fault.message}"], None
+    used = process.stopped_cpu
+    detail = f"saw {used:.2f} s of CPU used while stopped, by a child's threads walking its page tables"
+    no_group = None if process.cpu_group else "no writable cgroup counts an agent's CPU here"
+    return counted_by, [used >= _RAN_ON_SEEN, detail], no_group
 
 
 def _memory_check() -> tuple[str, list[object]]:

@@ -247,6 +247,8 @@ class Session:
             return Report(probe.run(call.args))
         if call.name == "probe_memory":
             return Report(probe.memory_run(call.args))
+        if call.name == "probe_ran_on":
+            return Report(probe.ran_on_run(call.args))
         return Report(probe.idle_run())
 
 

@@ -7,7 +7,8 @@ come. The zygote reaps its children and reports each exit status to the referee.
 
 Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with one file
 descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid,
-memory)`` (``memory``: the agent's memory group, or None where the referee must watch its memory);
+memory, cpu)`` (``memory``: the agent's memory group, or None where the referee must watch its memory;
+``cpu``: the group that counts its CPU, or None);
 whenever a child ends it sends ``("exit", pid, returncode)`` (negative: killed by that signal).
 
 A tournament's zygote also serves a socket for zygote requests (see :func:`serve`): each of the referee's
@@ -211,7 +212,8 @@ def _serve(control: socket.socket, zygote_requests: socket.socket | None) -> Non
                 private[pid] = limits.confinement.private_dir
             if group is not None:
                 groups[pid] = group
-            control.send(pickle.dumps(("spawned", pid, None if group is None else group.memory)))
+            control.send(pickle.dumps(("spawned", pid, None if group is None else group.memory,
+                                       None if group is None else group.cpu)))
     except (BrokenPipeError, ConnectionResetError, OSError):
         pass
     finally:

@@ -141,9 +141,10 @@ class Zygote:
             self._exits[msg[1]] = msg[2]
         return msg
 
-    def spawn(self, limits: Limits) -> tuple[int, Connection, str | None]:
-        """A new agent process, the referee's end of its conversation, and its memory group (None:
-        it has none, and the referee watches its memory itself)."""
+    def spawn(self, limits: Limits) -> tuple[int, Connection, str | None, str | None]:
+        """A new agent process, the referee's end of its conversation, its memory group (None: it has
+        none, and the referee watches its memory itself) and the group that counts its CPU (None:
+        none)."""
         ours, theirs = socket.socketpair()
         with self._lock:
             socket.send_fds(self._control, [pickle.dumps(limits)], [theirs.fileno()])
@@ -153,7 +154,7 @@ class Zygote:
                 if msg is None:
                     raise OSError("the zygote did not answer")
                 if msg[0] == "spawned":
-                    return int(msg[1]), Connection(ours.detach()), msg[2]
+                    return int(msg[1]), Connection(ours.detach()), msg[2], msg[3]
 
     def exit_code(self, pid: int, timeout: float) -> int | None:
         """The exit code of an agent process (negative: killed by that signal), if it ended in time."""

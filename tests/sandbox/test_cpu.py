@@ -14,6 +14,7 @@ import pytest
 
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
+from apdp.sandbox import cgroup
 from apdp.sandbox.cpu import CpuMeter
 from tests.matches import fast_scenario
 
@@ -53,6 +54,15 @@ class Cpuhog(Agent):
                 spin(0.5)
                 os._exit(0)
             os.waitpid(pid, 0)
+        elif mode == "unwaited_child_plan":  # a child that exits before the plan ends, never waited for
+            read_end, write_end = os.pipe()
+            if os.fork() == 0:
+                spin(0.5)
+                os.write(write_end, b"x")
+                os._exit(0)
+            os.close(write_end)
+            os.read(read_end, 1)
+            time.sleep(0.05)  # its exit
         return [[] for _ in vehicles]
 '''
 
@@ -93,6 +103,14 @@ def test_sleeping_is_not_cpu(tmp_path: Path) -> None:
 
 def test_a_waited_for_child_is_counted(tmp_path: Path) -> None:
     cpu = play(tmp_path, "child_plan")
+    assert cpu["plan"] >= 0.3
+
+
+@pytest.mark.skipif(cgroup.cpu_accounting() is None, reason="no group counts an agent's CPU for this user")
+def test_a_group_counts_every_process_an_agent_started(tmp_path: Path) -> None:
+    """Its group counts the CPU of a child that is gone, which it never waited for (its process's own
+    figures count a child once waited for)."""
+    cpu = play(tmp_path, "unwaited_child_plan")
     assert cpu["plan"] >= 0.3
 
 

@@ -1,0 +1,79 @@
+"""Work an agent leaves in the kernel runs on after its stop (issue 32, point 11): a stop waits for
+the system call each of its threads is in, and one call over millions of page-table entries takes a
+tenth of a second, a fork of them seconds. That time is its own, never its opponent's: the referee
+counts each agent's CPU in a control group of its own and extends its opponent's call by what the
+stopped agent used meanwhile, and an agent that used more than half a second while stopped is
+faulted for it (``timeout``: it ran on after it was stopped), with that CPU in its figures.
+
+The match is played on one core, as ``apdp match`` and a tournament play it (unless every core is
+taken: then the leftover work may run beside its opponent, which is harmless, and the leaver is
+faulted all the same). The opponent needs 60% of its time limit in CPU of its own (its own clock), so
+a machine busy with other work still leaves it room; without the extension, the leftover work (about
+2 s of CPU) took half the core from it and it timed out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apdp.check.verify import verify_record
+from apdp.referee.match import play_match
+from apdp.sandbox.cores import core_for_a_match
+from apdp.sandbox.stopped import RAN_ON_LIMIT
+from tests.matches import fast_scenario
+from tests.paths import ZOO
+
+LEAVER = str(ZOO / "kernel_leftover.py")
+#: The opponent's time limit for a bid or a plan, and the CPU seconds of its own it spins in each.
+LIMIT, SPIN = 1.5, 0.9
+
+VICTIM = '''
+import time
+
+from apdp import Agent
+
+
+def spin(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+class Victim(Agent):
+    def bid(self, task):
+        spin(self.param("spin", 0.0))
+        return None
+
+    def plan(self, vehicles, tasks):
+        spin(self.param("spin", 0.0))
+        return [[] for _ in vehicles]
+'''
+
+#: When the leaver leaves work in the kernel (at its first bid, or at its plan: after its last call,
+#: on its opponent's plan), and whether it plays first.
+CASES = {"bid-first": ("bid", True), "bid-second": ("bid", False), "plan-first": ("plan", True)}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_work_left_in_the_kernel_at_a_stop_costs_its_opponent_nothing(tmp_path: Path, case: str) -> None:
+    when, first = CASES[case]
+    victim = tmp_path / "victim.py"
+    victim.write_text(VICTIM)
+    agents = [LEAVER, str(victim)] if first else [str(victim), LEAVER]
+    leaver = 0 if first else 1
+    leaves = {"bids": 1} if when == "bid" else {"bids": 0, "plan": True}
+    scenario = fast_scenario(tasks=2, timeouts={"setup": 60.0, "bid": LIMIT, "plan": LIMIT},
+                             agents={"victim": {"spin": SPIN}, "kernel_leftover": leaves})
+    with core_for_a_match():
+        record = play_match(scenario, agents, seed=1)
+    assert f"left 16 walks at {when}" in record["output"][leaver], record["output"][leaver][-500:]
+    faults = {f["agent"]: f for f in record["result"]["faults"]}
+    assert 1 - leaver not in faults, faults  # its opponent's calls never timed out
+    assert leaver in faults, "the leaver was not faulted"
+    assert faults[leaver]["kind"] == "timeout" and "ran on after it was stopped" in faults[leaver]["message"], faults
+    assert record["result"]["winner"] == 1 - leaver
+    cpu = record["timing"]["agents"][leaver]["cpu"]  # what it used while stopped is in its own figures
+    assert (cpu["bid"] + cpu["auction_result"] if when == "bid" else cpu["plan"]) > RAN_ON_LIMIT, cpu
+    assert verify_record(record) == []
