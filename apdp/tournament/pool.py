@@ -234,13 +234,14 @@ def _leave_unscheduled_out(t: Tournament) -> list[str]:
     """Take out of ``t`` the stored matches its schedule does not make: an id it never gives, or
     another network, seed or company order than its match of that id, or a winner who did not play;
     their ids."""
-    planned = {m.match_id: m for m in t.schedule()}
+    configured = bool(t.config.get("agents"))  # without a configured field, its matches are the tournament
+    planned = {m.match_id: m for m in t.schedule()} if configured else {}
     left_out = []
     for stored in (t.matches, t.errors):
         for key, m in list(stored.items()):
             spec = planned.get(key)
-            same = spec is not None and (m.topology, m.tournament_seed, m.seed, m.agents) == (
-                spec.topology, spec.tournament_seed, spec.seed, spec.agents)
+            same = not configured or (spec is not None and (m.topology, m.tournament_seed, m.seed, m.agents) == (
+                spec.topology, spec.tournament_seed, spec.seed, spec.agents))
             if not same or (m.winner is not None and m.winner not in m.agents):
                 del stored[key]
                 left_out.append(key)
