@@ -29,6 +29,7 @@ per game in its own tournament mode (issue 22's measure): the goals are 10x at 9
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import os
 import pstats
@@ -84,6 +85,10 @@ class AgentCpu:
         if self.group is not None:
             for pid in (self.group / "cgroup.procs").read_text().split():
                 (self.group.parent / "cgroup.procs").write_text(pid)
+            for inner in self.group.iterdir():  # the zygote's groups of its agents (gone by now), made in it
+                if inner.is_dir():
+                    with contextlib.suppress(OSError):
+                        inner.rmdir()
             self.group.rmdir()
 
 
