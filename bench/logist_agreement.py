@@ -79,7 +79,7 @@ def platform_game(platform: Path, work: Path, configuration: str, a: str, b: str
 
 def apdp_game(configuration: Path, a: str, b: str, tasks: int | None) -> tuple[str | None, str | None]:
     """(winner, agent at fault) of the same game in apdp."""
-    scenario = load_scenario(configuration, {"tasks": tasks})
+    scenario = load_scenario(configuration, {"tasks": tasks, "task_draw": "platform"})
     record = play_match(scenario, [a, b], seed=0)
     winner = record["result"]["winner"]
     faults = record["result"]["faults"]

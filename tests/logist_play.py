@@ -30,9 +30,10 @@ def logist_project(data: Path, folder: Path) -> Path:
 
 def play_configuration(project: Path, configuration: str, agents: list[str], monkeypatch: pytest.MonkeyPatch,
                        seed: int = 1, **overrides: Any) -> dict[str, Any]:
-    """The record of ``agents`` (installed in ``project/agents``) playing ``config/<configuration>.xml``,
-    from the project's folder as the platform is run (its imports are relative to it)."""
+    """The record of ``agents`` (installed in ``project/agents``) playing ``config/<configuration>.xml``
+    with the platform's own task draw, from the project's folder as the platform is run (its imports
+    are relative to it)."""
     monkeypatch.chdir(project)
     monkeypatch.setenv("APDP_AGENTS", str(project / "agents"))
-    scenario = load_scenario(project / "config" / f"{configuration}.xml", overrides)
+    scenario = load_scenario(project / "config" / f"{configuration}.xml", {"task_draw": "platform", **overrides})
     return play_match(scenario, agents, seed=seed)

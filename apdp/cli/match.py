@@ -85,6 +85,12 @@ def scenario_options(
     setup_timeout: Annotated[float | None, typer.Option(help="Seconds for setup.")] = None,
     bid_timeout: Annotated[float | None, typer.Option(help="Seconds per bid.")] = None,
     plan_timeout: Annotated[float | None, typer.Option(help="Seconds for the plan.")] = None,
+    platform_tasks: Annotated[
+        bool,
+        typer.Option("--platform-tasks", help="With a Logist configuration: the platform's own task draw from "
+                                              "its rngSeed (the same every match, foreseeable from the file; "
+                                              "to compare with the platform) instead of one from the secret."),
+    ] = False,
 ) -> tuple[Path | None, dict[str, Any]]:
     """The scenario file of ``apdp match`` or ``apdp tournament`` and the values their options set in it
     (None: the file's own)."""
@@ -93,6 +99,7 @@ def scenario_options(
         "timeouts.setup": setup_timeout,
         "timeouts.bid": bid_timeout,
         "timeouts.plan": plan_timeout,
+        "task_draw": "platform" if platform_tasks else None,
     }
 
 
@@ -155,6 +162,10 @@ def match(
 
     how = f" (drawn at random; --seed {spec.seed} replays it)" if drawn else ""
     typer.echo(f"match on {spec.topology}, seed {spec.seed}{how}: {' vs '.join(names)}")
+    if spec.logist_tasks is not None:
+        from apdp.logist.tasks import TASK_DRAWS
+
+        typer.echo(f"tasks: {TASK_DRAWS[spec.task_draw]}")
     from apdp.sandbox.cores import core_for_a_match
 
     with searched_first("APDP_AGENTS", agents_dir), core_for_a_match():

@@ -9,8 +9,10 @@ and a column (the delivery) of the probability matrix; the task's weight and rew
 values, truncated to whole numbers. Distances are the platform's: integer units of km x 1000, shortest
 paths on units, back to km.
 
-With such a draw the tasks follow from the configuration alone, as on the platform; the match's seed
-and key only seed the agents.
+With such a draw the tasks follow from the configuration alone, as on the platform: anyone with the
+file foresees them (an agent can even recover the generator's state from the probabilities it is told).
+apdp plays it on request (``task_draw = "platform"``); by default a match's tasks are drawn from its
+secret stream under the same matrices (:meth:`LogistDistribution.sample`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ class LogistTasks(BaseModel):
         if self.weight.min < 1:
             raise ValueError("weight: values must be >= 1 (weights are truncated to whole numbers > 0)")
         return self
+
+
+#: What each ``task_draw`` of a Logist configuration is, in the words the CLI and reports print.
+TASK_DRAWS = {
+    "secret": "drawn from each match's secret under the configuration's laws (no agent foresees them)",
+    "platform": "the Logist platform's own draw from the file's rngSeed (--platform-tasks): the same in every "
+                "match, foreseeable by anyone with the file",
+}
 
 
 class DrawError(UserError):
@@ -168,7 +178,7 @@ def sum_in_order(values: Sequence[float]) -> float:
 
 
 class LogistDistribution(TaskDistribution):
-    """The distribution agents are told of in a match with the platform's draw.
+    """The distribution agents are told of in a match on a Logist configuration.
 
     ``probability(a, b)`` is the pair's share of all probability (apdp's meaning: they sum to 1);
     :meth:`platform_probability`, :meth:`reward` and :meth:`weight` are the platform's own per-pair
@@ -176,13 +186,17 @@ class LogistDistribution(TaskDistribution):
     draw's seed nor its tasks.
     """
 
-    def __init__(self, topology: Topology, spec: LogistTasks, tasks: int = 0) -> None:
+    def __init__(self, topology: Topology, spec: LogistTasks, tasks: int = 0, *, platform_draw: bool = True) -> None:
         m = draw_matrices(topology, spec, JavaRandom(spec.rng_seed))
         n = len(topology.cities)
         uniform = sum(law.distribution == "uniform" for law in (spec.probability, spec.reward, spec.weight))
-        #: The platform's generator as its agents find it (DefaultTaskDistribution.getRandom()): seeded with
-        #: rngSeed, past the draws of the matrices before setup and of the ``tasks`` tasks after it.
-        self.generator = {"seed": spec.rng_seed, "before_setup": uniform * n * (n - 1), "after_setup": tasks}
+        #: Under the platform's draw, its generator as its agents find it (DefaultTaskDistribution.getRandom()):
+        #: seeded with rngSeed, past the draws of the matrices before setup and of the ``tasks`` tasks after
+        #: it. None under a secret draw: an agent's generator is then seeded from its own seed.
+        self.generator: dict[str, int] | None = (
+            {"seed": spec.rng_seed, "before_setup": uniform * n * (n - 1), "after_setup": tasks}
+            if platform_draw else None
+        )
         cities = topology.cities
         n = len(cities)
         self.topology = topology
@@ -227,7 +241,7 @@ class LogistDistribution(TaskDistribution):
         return float(np.dot(self._probabilities, self._weights))
 
     def sample(self, rng: np.random.Generator, task_id: int = 0) -> Task:
-        """Draw one task with ``rng`` (a look-ahead for agents: not the platform's own draw)."""
+        """Draw one task with ``rng``: a match's secret draw, or an agent's look-ahead (not the platform's)."""
         k = int(rng.choice(len(self.pairs), p=self._probabilities))
         pickup, delivery = self.pairs[k]
         return Task(task_id, pickup, delivery, self._weights[k], self._rewards[k])

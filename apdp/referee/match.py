@@ -312,6 +312,8 @@ class _Referee:
             record["ties"] = "first"
         if self.scenario.bids != "apdp":
             record["bids"] = self.scenario.bids
+        if self.scenario.logist_tasks is not None:  # a Logist configuration's tasks: which draw they are
+            record["task_draw"] = self.scenario.task_draw
         return record
 
     def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:

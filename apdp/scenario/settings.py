@@ -28,9 +28,11 @@ A scenario is a TOML file (``--scenario file.toml``) whose every field is option
     margin = 1.2
 
 A Logist configuration (``--scenario config/auction.xml``, :mod:`apdp.logist.config`) is read as a
-scenario too: its network, time limits, companies and tasks, drawn as the Logist platform draws them
+scenario too: its network, time limits, companies and tasks under the configuration's laws
 (``logist_tasks``, :mod:`apdp.logist.tasks`), with the platform's tie rule (``ties = "first"``),
-bids (``bids = "logist"``) and rules of play (``rules = "logist"``).
+bids (``bids = "logist"``) and rules of play (``rules = "logist"``). Its tasks are drawn from the
+match's secret stream (``task_draw = "secret"``), or as the platform draws them from the file's
+``rngSeed`` (``task_draw = "platform"``, ``--platform-tasks``), which anyone with the file foresees.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from apdp.errors import UserError
 from apdp.game.auction import BidRule
@@ -142,6 +144,23 @@ class Scenario(BaseModel):
     #: Draw the tasks as the Logist platform does (a Logist configuration's ``<tasks>``); None: apdp's
     #: own draw from ``distribution`` and the match's seed.
     logist_tasks: LogistTasks | None = None
+    #: How the tasks of a Logist configuration (``logist_tasks``) are drawn: ``secret``, from the match's
+    #: secret stream under the configuration's laws (no agent can foresee them), or ``platform``, the
+    #: platform's own draw from the file's ``rngSeed`` (the same in every match, foreseeable by anyone with
+    #: the file: for comparing with the platform).
+    task_draw: Literal["secret", "platform"] = "secret"
+
+    @model_validator(mode="after")
+    def _draw_of_a_configuration(self) -> Scenario:
+        if self.task_draw == "platform" and self.logist_tasks is None:
+            raise ValueError("the platform's task draw (--platform-tasks) needs a Logist configuration: "
+                             "give --scenario FILE.xml")
+        return self
+
+    @property
+    def platform_draw(self) -> bool:
+        """Whether the tasks are the Logist platform's own draw (``task_draw = "platform"``)."""
+        return self.logist_tasks is not None and self.task_draw == "platform"
 
     def load_topology(self) -> Topology:
         """The scenario's network."""
@@ -178,13 +197,13 @@ class Scenario(BaseModel):
     def distribution_for(self, topology: Topology) -> TaskDistribution:
         """The scenario's task distribution on ``topology``."""
         if self.logist_tasks is not None:
-            return LogistDistribution(topology, self.logist_tasks, self.tasks)
+            return LogistDistribution(topology, self.logist_tasks, self.tasks, platform_draw=self.platform_draw)
         return TaskDistribution(topology, self.distribution)
 
     def draw_tasks(self, topology: Topology, distribution: TaskDistribution,
                    rng: np.random.Generator) -> list[Task]:
         """The match's tasks in auction order: from ``rng``, or the Logist platform's draw."""
-        if self.logist_tasks is not None:
+        if self.logist_tasks is not None and self.task_draw == "platform":
             return draw_logist_tasks(topology, self.logist_tasks, self.tasks)
         return distribution.sample_tasks(rng, self.tasks)
 

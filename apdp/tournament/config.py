@@ -49,7 +49,11 @@ class TournamentConfig:
             "topologies": list(self.topologies),
             "seed": self.seed,
             "repeat": self.repeat,
-            "scenario": self.scenario.model_dump(mode="json", exclude={"topology", "seed"}),
+            "scenario": self.scenario.model_dump(
+                mode="json",
+                # the draw is a Logist configuration's alone: other stored tournaments keep their configuration
+                exclude={"topology", "seed"} | (set() if self.scenario.logist_tasks is not None else {"task_draw"}),
+            ),
             "agent_files": dict(zip(self.agents, self.agent_files, strict=True)),
         }
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from apdp.check.reproducibility import record_difference
 from apdp.errors import UserError
+from apdp.logist.tasks import TASK_DRAWS
 from apdp.text import clean_line
 from apdp.tournament.schedule import MatchSpec, double_round_robin, tournament_seeds
 from apdp.tournament.stats import PooledMatch
@@ -293,6 +294,21 @@ def _tasks(config: Mapping[str, Any]) -> int | None:
     return tasks if isinstance(tasks, int) else None
 
 
+def _draw(config: Mapping[str, Any]) -> str | None:
+    """How a Logist configuration's tasks were drawn (``secret`` or ``platform``); None elsewhere."""
+    scenario = config.get("scenario")
+    draw = scenario.get("task_draw") if isinstance(scenario, dict) else None
+    return draw if draw in TASK_DRAWS else None
+
+
+def draw_note(tournaments: Sequence[Tournament]) -> str | None:
+    """The report's line on how the tournaments' tasks of a Logist configuration were drawn."""
+    draws = sorted({d for t in tournaments if (d := _draw(t.config)) is not None})
+    if len(draws) == 1:
+        return f"tasks: {TASK_DRAWS[draws[0]]}"
+    return None  # none on a Logist configuration, or several draws: pooled only with --mixed, and said so
+
+
 def _names(names: Sequence[str]) -> str:
     return ", ".join(names) if names else "none"
 
@@ -322,6 +338,11 @@ def differences(pooled: Sequence[Tournament], networks: Mapping[str, tuple[str, 
             found["networks"] = (
                 f"networks: {first.results} plays {_names(networks[first.results])}, "
                 f"{t.results} plays {_names(networks[t.results])}"
+            )
+        if "draw" not in found and _draw(first.config) != _draw(t.config):
+            found["draw"] = (
+                f"task draw: {_draw(first.config) or 'apdp'} in {first.results}, {_draw(t.config) or 'apdp'} "
+                f"in {t.results}"
             )
         a, b = _tasks(first.config), _tasks(t.config)
         if "tasks" not in found and a is not None and b is not None and a != b:
@@ -386,4 +407,7 @@ def load_pool(folders: Sequence[str | Path], *, mixed: bool = False) -> Pool:
         raise UserError(f"cannot pool tournaments that differ: {'; '.join(differ)}; pool them anyway with --mixed")
     if differ:
         notes.append(f"pooled with --mixed although they differ: {'; '.join(differ)}")
+    drawn = draw_note(played)
+    if drawn is not None:
+        notes.insert(0, drawn)
     return Pool(played, notes, gaps, disagreements)

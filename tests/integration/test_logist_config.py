@@ -144,10 +144,12 @@ def test_topology_files_in_latin1_without_a_declaration(tmp_path: Path) -> None:
 def test_a_logist_match_plays_and_its_record_verifies(tmp_path: Path) -> None:
     record = tmp_path / "r.json"
     run = apdp("match", "--scenario", str(PROJECT / "config/auction_switzerland.xml"),
-               "--agents", "template", "naive", "--seed", "1", "--record", str(record))
+               "--agents", "template", "naive", "--seed", "1", "--record", str(record), "--platform-tasks")
     assert run.returncode == 0, run.stderr
+    assert "tasks: the Logist platform's own draw" in run.stdout
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["topology"] == "switzerland" and data["ties"] == "first" and "network" not in data
+    assert data["task_draw"] == "platform"
     assert len(data["tasks"]) == 15 and all(t["reward"] > 0 for t in data["tasks"])
     assert data["tasks"][0] == {"id": 0, "pickup": "Neuchâtel", "delivery": "St-Gallen", "weight": 3,
                                 "reward": 36797}

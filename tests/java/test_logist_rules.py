@@ -45,7 +45,8 @@ def in_project(rules_project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _logist() -> Scenario:
-    return load_scenario(Path("config") / "d20_france.xml", {"tasks": 4, "timeouts.bid": 2.0})
+    """The configuration the platform played these games on, with its own task draw (their tasks)."""
+    return load_scenario(Path("config") / "d20_france.xml", {"tasks": 4, "timeouts.bid": 2.0, "task_draw": "platform"})
 
 
 def _apdp() -> Scenario:

@@ -73,7 +73,7 @@ def _repaired(name: str) -> str:
 @pytest.mark.parametrize("history", sorted(HISTORIES))
 def test_reference_histories_are_drawn_task_for_task(history: str) -> None:
     config, _, course_tasks, seed = HISTORIES[history]
-    scenario = load_scenario(CONFIG / config, {"tasks": 50})
+    scenario = load_scenario(CONFIG / config, {"tasks": 50, "task_draw": "platform"})
     assert scenario.logist_tasks is not None and scenario.logist_tasks.rng_seed == seed
     assert load_scenario(CONFIG / config).tasks == course_tasks
     topology = scenario.load_topology()
@@ -90,8 +90,8 @@ def test_reference_histories_are_drawn_task_for_task(history: str) -> None:
     assert vehicles == [[v.name for v in c.vehicles] for c in scenario.companies or []]
 
 
-def test_the_draw_depends_on_the_configuration_alone() -> None:
-    scenario = load_scenario(CONFIG / "auction_france.xml")
+def test_the_platform_draw_depends_on_the_configuration_alone() -> None:
+    scenario = load_scenario(CONFIG / "auction_france.xml", {"task_draw": "platform"})
     topology = scenario.load_topology()
     distribution = scenario.distribution_for(topology)
     a = scenario.draw_tasks(topology, distribution, np.random.default_rng(1))
@@ -99,7 +99,8 @@ def test_the_draw_depends_on_the_configuration_alone() -> None:
     assert a == b and len(a) == 50
     # the same <tasks> in a TOML scenario, on the shipped network, draw the same tasks
     assert scenario.logist_tasks is not None
-    toml = make_scenario({"topology": "france", "logist_tasks": scenario.logist_tasks.model_dump()})
+    toml = make_scenario({"topology": "france", "logist_tasks": scenario.logist_tasks.model_dump(),
+                          "task_draw": "platform"})
     shipped = toml.load_topology()
     assert toml.draw_tasks(shipped, toml.distribution_for(shipped), np.random.default_rng(3)) == a
     # fewer tasks are the first ones of the same draw

@@ -52,7 +52,8 @@ def main() -> None:
         (HERE / "histories").mkdir(exist_ok=True)
         for network in NETWORKS:
             configuration = f"auction_{network}.xml"
-            scenario = load_scenario(CONFIG / configuration, {"tasks": TASKS, "timeouts.setup": 30.0})
+            overrides = {"tasks": TASKS, "timeouts.setup": 30.0, "task_draw": "platform"}
+            scenario = load_scenario(CONFIG / configuration, overrides)
             for seats in ("hb", "bh"):
                 agents = [AGENTS[s] for s in seats]
                 record = play_match(scenario, agents, seed=0)
