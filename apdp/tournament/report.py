@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,6 +80,8 @@ class Context:
     summary: str = ""
     #: Each child against its parent, and the evolve lineages' curves (:mod:`apdp.tournament.lineage`).
     lineage: Lineage = field(default_factory=Lineage)
+    #: Each agent's provenance as stored when it played (:func:`apdp.tournament.usage.stored_provenance`).
+    provenance: dict[str, Mapping[str, Any] | None] = field(default_factory=dict)
 
 
 def build(
@@ -111,9 +113,11 @@ def build(
     ]
     if group_by is not None:
         from apdp.tournament.groups import stored_labels
+        from apdp.tournament.usage import stored_provenance
 
         context.labels, notes = stored_labels(pool.tournaments, [s.agent for s in stats.standings], group_by)
         context.notes += notes
+        context.provenance = stored_provenance(pool.tournaments, [s.agent for s in stats.standings])
     networks = sorted({p.match.topology for p in pooled})
     if len(networks) > 1:
         context.networks = {
@@ -130,6 +134,13 @@ def _groups(stats: Statistics, group_by: str, context: Context | None) -> list[G
         label = label_function(group_by)
         labels = {s.agent: label(s.agent) for s in stats.standings}
     return group_standings(stats, labels)
+
+
+def _provenance(context: Context | None) -> Callable[[str], Mapping[str, Any] | None]:
+    """Each agent's provenance for the usage table: stored with the results, else its file's now."""
+    from apdp.tournament.usage import provenance_lookup
+
+    return provenance_lookup(context.provenance if context is not None else {})
 
 
 def _count(n: int, noun: str) -> str:
@@ -208,7 +219,7 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
             [[u.agent, u.model or "-", *("-" if x is None else x for x in (u.calls, u.prompt_tokens,
               u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds),
               "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
-             for u in agent_usage(stats.standings)],
+             for u in agent_usage(stats.standings, _provenance(context))],
         ))
     names = [s.agent for s in stats.standings]
     out.append((
@@ -302,7 +313,7 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
 
         extra = {"group_by": group_by, "groups": [asdict(g) for g in _groups(stats, group_by, context)],
                  "group_interval": interval_note(stats.resamples)}
-        extra["usage"] = [asdict(u) for u in agent_usage(stats.standings)]
+        extra["usage"] = [asdict(u) for u in agent_usage(stats.standings, _provenance(context))]
     return {
         **extra,
         "tournaments": stats.tournaments,

@@ -2,9 +2,12 @@
 
 ``apdp codegen run`` writes the totals under ``usage`` in an agent's provenance (see
 :mod:`apdp.codegen.usage`); grouped reports show them next to the agent's results, with the tokens
-spent per win. Agents written by hand, the baselines and agents ingested from a pasted reply have
-no usage: their figures are None. The provenance is read from files anyone could have edited: a
-figure that is not a sane whole number (a fraction, NaN, infinity, 1e308...) is unknown (None) too.
+spent per win. The provenance is the one stored with the results (each agent's identity when it
+played: :func:`stored_provenance`), wherever the report runs; only for results stored before apdp kept
+identities is it read from the agent file found now. Agents written by hand, the baselines and
+agents ingested from a pasted reply have no usage: their figures are None. A provenance's figures
+come from files anyone could have edited: a figure that is not a sane whole number (a fraction,
+NaN, infinity, 1e308...) is unknown (None) too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from apdp.agents.discovery import find_agent
 from apdp.agents.provenance import read_provenance
 from apdp.codegen.usage import MAX_TOTAL_TOKENS, seconds_figure, token_count
 from apdp.errors import UserError
+from apdp.tournament.pool import Tournament
 from apdp.tournament.stats import Standing
 
 Provenance = Mapping[str, Any] | None
@@ -37,6 +41,27 @@ class AgentUsage:
     matches: int
     win_rate: float
     tokens_per_win: float | None
+
+
+def stored_provenance(tournaments: Sequence[Tournament], agents: Sequence[str]) -> dict[str, Provenance]:
+    """The provenance each of ``agents`` had when it played, from the identities its tournaments stored
+    (the first that played it); an agent without a stored identity is left out. Only a generated
+    agent's identity vouches for a provenance (a baseline's or a hand-written one's is None)."""
+    out: dict[str, Provenance] = {}
+    for agent in agents:
+        for t in tournaments:
+            identity = t.identities.get(agent)
+            if isinstance(identity, Mapping) and any(agent in m.agents for m in t.matches.values()):
+                provenance = identity.get("provenance")
+                generated = identity.get("origin") == "generated" and isinstance(provenance, Mapping)
+                out[agent] = provenance if generated else None
+                break
+    return out
+
+
+def provenance_lookup(stored: Mapping[str, Provenance]) -> Callable[[str], Provenance]:
+    """Provenance by agent: the stored one, else (results older than stored identities) the file's now."""
+    return lambda agent: stored[agent] if agent in stored else file_provenance(agent)
 
 
 def file_provenance(agent: str) -> Provenance:

@@ -8,6 +8,7 @@ network); only the timeout test depends on time, with a 3 s sleep against a 0.5 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -398,3 +399,11 @@ def test_report_by_model_shows_tokens_per_agent(
     assert "Model usage per agent" in table
     line = next(row for row in table.splitlines() if row.startswith("gen-good"))
     assert "1500" in line and "test-model" in line
+    # from another folder, with the agent's file gone: the usage stored with the results (it was empty)
+    monkeypatch.delenv("APDP_AGENTS")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    shutil.rmtree(tmp_path / "agents")
+    again = {u["agent"]: u for u in json.loads(report([tmp_path / "out"], "json", group_by="model"))["usage"]}
+    assert again["gen-good"] == usage["gen-good"] and again["template"]["total_tokens"] is None
