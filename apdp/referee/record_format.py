@@ -138,6 +138,8 @@ class MatchRecord(BaseModel):
     settlement: Literal["won", "delivered", "logist"] = "won"
     #: The rules of play (:mod:`apdp.referee.match`): apdp's (absent), or the Logist platform's.
     rules: Literal["apdp", "logist"] = "apdp"
+    #: How a Logist configuration's tasks were drawn (:mod:`apdp.logist.tasks`); None on apdp's own game.
+    task_draw: Literal["secret", "platform"] | None = None
     identities: list[dict[str, Any]] | None = None
     timing: dict[str, Any] | None = None
     output: list[str] | None = None
