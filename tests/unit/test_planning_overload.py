@@ -10,9 +10,9 @@ import random
 import pytest
 
 from apdp.baselines.planning import Problem, Solution, construct
+from apdp.baselines.planning.insertion import best_route_insertion
 from apdp.baselines.planning.lns import LnsSettings, improve
 from apdp.baselines.planning.overload import (
-    best_route_insertion,
     insertion_km,
     route_excess,
     solution_excess,

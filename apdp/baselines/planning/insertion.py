@@ -11,7 +11,9 @@ With ``c_{-1}`` the vehicle's home and ``c_k`` the city of ``s_k``, the extra di
 
 The task is on board between the two, so every load after stops ``i-1 .. j-1`` plus ``w`` must fit
 the capacity. Sweeping ``j`` from 0 to ``n`` while keeping the best ``A_i`` of the current window of
-feasible loads (reset when a load does not fit) finds the optimum in O(n).
+feasible loads (reset when a load does not fit) finds the optimum in O(n). The same sweep, given a
+finite price per unit of excess load, ranks places that overload the vehicle by their km plus that
+price times the excess they add (see :mod:`overload`).
 
 Distances are shortest paths (the triangle inequality holds), so most positions between two stops
 in one city (a *city visit*) can be skipped, which matters on networks of few cities: a pickup there
@@ -52,65 +54,55 @@ NO_INSERTION = Insertion(INFINITY, -1, -1, -1)
 
 
 def best_route_insertion(
-    problem: Problem, vehicle: int, route: list[int], slot: int
+    problem: Problem, vehicle: int, route: list[int], slot: int, price: float = INFINITY
 ) -> tuple[float, int, int]:
-    """Cheapest (extra km, pickup position, delivery position) of ``slot`` in one route.
+    """Cheapest (extra km + ``price`` x extra excess load, pickup position, delivery position) of
+    ``slot`` in one route; ``price`` is in km per unit of excess (see :mod:`overload`). At
+    INFINITY, the default, no load may exceed the capacity: the cost is the extra km alone.
 
     Returns ``(inf, -1, -1)`` when the task never fits. The cost is in kilometres: multiply by the
     vehicle's cost per km.
     """
-    city = problem.stop_city
     load_of = problem.stop_load
-    dist = problem.dist
-    code = 2 * slot
-    w = load_of[code]
-    room = problem.capacities[vehicle] + CAPACITY_SLACK - w
-    if room < 0:
+    w = load_of[2 * slot]
+    capacity = problem.capacities[vehicle] + CAPACITY_SLACK
+    room = capacity - w
+    hard = price == INFINITY
+    if hard and room < 0:
         return INFINITY, -1, -1
-    p_city = city[code]
-    d_city = city[code + 1]
-    row_p = dist[p_city]
-    row_d = dist[d_city]
-    p_to_d = row_p[d_city]
-    best = INFINITY
-    best_i = best_j = -1
-    best_a = INFINITY
-    best_a_i = -1
+    city = problem.stop_city
+    dist = problem.dist
+    p_city, row_p, row_d, p_to_d = _pickup_and_delivery(problem, slot)
+    best = best_a = INFINITY  # best_a: the window's best pickup part, A_i + price x (h(L[i-1] + w) - G[i])
+    best_i = best_j = best_a_i = -1
     # the previous stop's city and distances from it, carried along the sweep
     prev_city = problem.homes[vehicle]
-    prev_row = dist[prev_city]
-    prev_p = row_p[prev_city]
-    prev_d = row_d[prev_city]
-    # a detour from the previous stop's city to P, D and back
-    detour = prev_p + p_to_d + prev_d
-    load = 0.0
-    j = 0
-    for stop in route:
+    prev_row, prev_p, prev_d = dist[prev_city], row_p[prev_city], row_d[prev_city]
+    detour = prev_p + p_to_d + prev_d  # from the previous stop's city to P, D and back
+    load = 0.0  # L[j-1]
+    carried = 0.0  # price x the sum of h(L[k] + w) - h(L[k]) over original pickups k < j
+    # what the excess of the task's pickup before stop j costs
+    here_pickup = 0.0 if load <= room else price * (load - room)
+    for j, stop in enumerate(route):
         c = city[stop]
         if c == prev_city:
             # between two stops in one city: only the detour can be cheapest here
-            if load <= room:
-                if detour < best:
-                    best = detour
-                    best_i = best_j = j
-                    if best <= 0.0:
-                        break
-            else:
-                best_a = INFINITY
-            load += load_of[stop]
-            j += 1
-            continue
-        here_p = row_p[c]
-        here_d = row_d[c]
-        if load <= room:
-            base = prev_row[c]
-            # the delivery before c_j, the pickup earlier in the window
-            extra = best_a + (prev_d + here_d - base)
+            extra = detour + here_pickup
             if extra < best:
                 best = extra
-                best_i, best_j = best_a_i, j
+                best_i = best_j = j
+                if best <= 0.0:
+                    break
+        else:
+            here_p = row_p[c]
+            here_d = row_d[c]
+            base = prev_row[c]
+            # the delivery before c_j, the pickup earlier in the window
+            extra = best_a + carried + (prev_d + here_d - base)
+            if extra < best:
+                best, best_i, best_j = extra, best_a_i, j
             # both before c_j
-            extra = prev_p + p_to_d + here_d - base
+            extra = prev_p + p_to_d + here_d - base + here_pickup
             if extra < best:
                 best = extra
                 best_i = best_j = j
@@ -118,30 +110,38 @@ def best_route_insertion(
                 break  # nothing is cheaper than free
             # the pickup before c_j, unless c_j is P (after the stops there is as cheap)
             if c != p_city:
-                extra = prev_p + here_p - base
+                extra = prev_p + here_p - base + here_pickup - carried
                 if extra < best_a:
-                    best_a = extra
-                    best_a_i = j
-        else:
-            best_a = INFINITY
+                    best_a, best_a_i = extra, j
+            prev_city = c
+            prev_row, prev_p, prev_d = dist[c], here_p, here_d
+            detour = here_p + p_to_d + here_d
         load += load_of[stop]
-        prev_city = c
-        prev_row = dist[c]
-        prev_p = here_p
-        prev_d = here_d
-        detour = here_p + p_to_d + here_d
-        j += 1
-    else:
         if load <= room:
-            extra = best_a + prev_d
-            if extra < best:
-                best = extra
-                best_i, best_j = best_a_i, j
-            extra = prev_p + p_to_d
-            if extra < best:
-                best = extra
-                best_i = best_j = j
+            here_pickup = 0.0
+        elif hard:  # the task cannot be aboard after this stop: the window of pickups starts again
+            here_pickup = best_a = INFINITY
+        else:
+            here_pickup = price * (load - room)
+            if not stop & 1:  # the pickup's load goes over capacity with the task aboard: price it
+                carried += price * (load - room if load <= capacity else w)
+    else:
+        extra = best_a + carried + prev_d
+        if extra < best:
+            best, best_i, best_j = extra, best_a_i, len(route)
+        extra = prev_p + p_to_d + here_pickup
+        if extra < best:
+            best = extra
+            best_i = best_j = len(route)
     return best, best_i, best_j
+
+
+def _pickup_and_delivery(problem: Problem, slot: int) -> tuple[int, list[float], list[float], float]:
+    """The pickup city of task ``slot``, the distances from its pickup and from its delivery city,
+    and between the two."""
+    p_city, d_city = problem.stop_city[2 * slot], problem.stop_city[2 * slot + 1]
+    row_p = problem.dist[p_city]
+    return p_city, row_p, problem.dist[d_city], row_p[d_city]
 
 
 def cheapest_insertion(

@@ -12,18 +12,19 @@ pickup (loads peak after pickups). Inserting a task of weight ``w`` with its pic
 original position ``i`` and delivery before ``j`` adds ``h(L[i-1] + w)`` for the new pickup (``L[k]``
 the load after stop ``k``, ``L[-1] = 0``, ``h(x) = max(0, x - capacity)``) and, for every original
 pickup ``k`` from ``i`` to ``j - 1``, ``h(L[k] + w) - h(L[k])``. With prefix sums of the second
-term the cost of a pair (i, j) splits into a part of ``i`` and a part of ``j``, so one linear sweep
-finds the cheapest insertion as in :mod:`insertion`. Its skipping of places inside one city visit
-is kept: it is exact for the distance, and a pickup later (or a delivery earlier) in a visit carries
-the task past fewer stops, so the excess found may be a little above the least possible, never
-below the truth for the place chosen.
+term the cost of a pair (i, j) splits into a part of ``i`` and a part of ``j``, so the linear sweep
+of :mod:`insertion` finds the cheapest insertion, given a finite price (``best_route_insertion``;
+its infinite price, the default, is the plain insertion that never overloads). Its skipping of
+places inside one city visit is kept: it is exact for the distance, and a pickup later (or a
+delivery earlier) in a visit carries the task past fewer stops, so the excess found may be a
+little above the least possible, never below the truth for the place chosen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from apdp.baselines.planning.insertion import INFINITY, NO_INSERTION, Insertion
+from apdp.baselines.planning.insertion import INFINITY, NO_INSERTION, Insertion, best_route_insertion
 from apdp.baselines.planning.problem import CAPACITY_SLACK, Problem
 from apdp.baselines.planning.solution import Solution
 
@@ -44,87 +45,6 @@ def solution_excess(solution: Solution) -> float:
     """The excess of all the routes of ``solution`` (0 when every vehicle keeps to its capacity)."""
     problem = solution.problem
     return sum(route_excess(problem, v, r) for v, r in enumerate(solution.routes) if r)
-
-
-def best_route_insertion(
-    problem: Problem, vehicle: int, route: list[int], slot: int, price: float
-) -> tuple[float, int, int]:
-    """Cheapest (extra km + ``price`` x extra excess, pickup position, delivery position) of
-    ``slot`` in one route, overloading allowed; ``price`` is in km per unit of excess."""
-    city = problem.stop_city
-    load_of = problem.stop_load
-    dist = problem.dist
-    code = 2 * slot
-    w = load_of[code]
-    capacity = problem.capacities[vehicle] + CAPACITY_SLACK
-    p_city = city[code]
-    d_city = city[code + 1]
-    row_p = dist[p_city]
-    row_d = dist[d_city]
-    p_to_d = row_p[d_city]
-    best = INFINITY
-    best_i = best_j = -1
-    # the best pickup part so far: A_i + price x (h(L[i-1] + w) - G[i])
-    best_a = INFINITY
-    best_a_i = -1
-    prev_city = problem.homes[vehicle]
-    prev_row = dist[prev_city]
-    prev_p = row_p[prev_city]
-    prev_d = row_d[prev_city]
-    room = capacity - w
-    load = 0.0  # L[j-1]
-    # price x the sum of h(L[k] + w) - h(L[k]) over original pickups k < j
-    carried = 0.0
-    for j, stop in enumerate(route):
-        c = city[stop]
-        here_pickup = price * (load - room) if load > room else 0.0
-        if c == prev_city:
-            # inside a city visit: only a detour from the city to P, D and back can be cheapest
-            extra = prev_p + p_to_d + prev_d + here_pickup
-            if extra < best:
-                best = extra
-                best_i = best_j = j
-                if best <= 0.0:
-                    break
-        else:
-            here_p = row_p[c]
-            here_d = row_d[c]
-            base = prev_row[c]
-            extra = best_a + carried + (prev_d + here_d - base)
-            if extra < best:
-                best = extra
-                best_i, best_j = best_a_i, j
-            extra = prev_p + p_to_d + here_d - base + here_pickup
-            if extra < best:
-                best = extra
-                best_i = best_j = j
-            if best <= 0.0:
-                break  # nothing is cheaper than free
-            if c != p_city:
-                extra = prev_p + here_p - base + here_pickup - carried
-                if extra < best_a:
-                    best_a = extra
-                    best_a_i = j
-            prev_city = c
-            prev_row = dist[c]
-            prev_p = here_p
-            prev_d = here_d
-        load += load_of[stop]
-        if load > room and not stop & 1:
-            # the pickup's load goes over capacity with the task aboard: price what it adds
-            carried += price * (load - room if load <= capacity else w)
-    else:
-        j = len(route)
-        here_pickup = price * (load - room) if load > room else 0.0
-        extra = best_a + carried + prev_d
-        if extra < best:
-            best = extra
-            best_i, best_j = best_a_i, j
-        extra = prev_p + p_to_d + here_pickup
-        if extra < best:
-            best = extra
-            best_i = best_j = j
-    return best, best_i, best_j
 
 
 def insertion_km(problem: Problem, vehicle: int, route: Sequence[int], slot: int, i: int, j: int) -> float:
