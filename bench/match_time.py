@@ -113,7 +113,7 @@ def lifecycle(scenario: Scenario) -> Callable[[], None]:
         process = AgentProcess(scenario.limits)
         process.start(INSTANT)
         process.call(SandboxCall("unprotected"), 5.0)
-        process.stop()
+        process.close()
     return once
 
 

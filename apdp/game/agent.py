@@ -7,7 +7,7 @@ A match calls, in this order and each within its time limit:
 3. ``plan(vehicles, tasks)`` once, with the tasks the company won.
 
 Before each call the referee sets ``self.deadline`` (a :class:`apdp.game.deadline.Deadline` a little
-before the hard limit); an agent still running at the hard limit is stopped and loses the match.
+before the hard limit); an agent still running at the hard limit is killed and loses the match.
 The agent runs in its own process: it cannot see the referee or its opponents, only what it is told.
 """
 

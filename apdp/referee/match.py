@@ -5,7 +5,7 @@ the auction, and every agent's ``auction_result``; then every agent's ``plan``. 
 travels in one message with the agent's next request (its next bid, or its plan): the agent process
 answers ``auction_result``, then that request, each within its own time limit, so a match costs one
 round trip per agent and task. Agents are called one at a time, so a match never uses more than one
-core. A faulty agent is stopped, abstains from then on and loses; the match goes on while at least
+core. A faulty agent is killed, abstains from then on and loses; the match goes on while at least
 one agent is sound.
 
 Under the Logist platform's rules (``scenario.rules == "logist"``, a Logist configuration's) three
@@ -139,7 +139,7 @@ class _Referee:
             _Seat(i, s, AgentProcess(limits.model_copy(update={"output_kb": output_kb})))
             for i, s in enumerate(sources)
         ]
-        for seat in self.seats:  # what a stopped agent's processes use extends its opponents' calls
+        for seat in self.seats:  # what a paused agent's processes use extends its opponents' calls
             seat.process.bystanders = [s.process for s in self.seats if s is not seat]
         #: Each agent's identity as it plays (apdp.agents.identity): file hash, origin, apdp version.
         self.identities = (
@@ -174,7 +174,7 @@ class _Referee:
 
     def fault(self, seat: _Seat, kind: FaultKind, phase: Phase, task: Task | None, message: str,
               **details: object) -> None:
-        """Record ``seat``'s fault and stop its process; ``details`` are extra fields of the fault
+        """Record ``seat``'s fault and kill its process; ``details`` are extra fields of the fault
         (what came from the agent is cleaned and cut here: nothing it sends is kept as it is)."""
         seat.fault = Fault(seat.index, kind, phase, task.id if task else None, clean_text(message, MAX_MESSAGE))
         seat.timing["faulted_call"] = seat.last_call
@@ -199,7 +199,7 @@ class _Referee:
             for result in results:
                 if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT and not result.fault.ran_on:
                     result.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this "
-                                             f"{phase} took more than {timeout:g} s together (stopped): the platform "
+                                             f"{phase} took more than {timeout:g} s together (killed): the platform "
                                              "tells an auction's result within the time limit of the next call")
             if self.account(seat, phase, task, results[0]) is None:
                 return None
@@ -210,7 +210,7 @@ class _Referee:
         return results[1]
 
     def account(self, seat: _Seat, phase: Phase, task: Task | None, result: CallResult) -> CallResult | None:
-        """Count a call's CPU time to its phase; a fault stops the agent. None on a fault."""
+        """Count a call's CPU time to its phase; a fault kills the agent. None on a fault."""
         seat.add_cpu(phase, result.cpu)
         seat.last_call = result.seconds
         if result.fault is not None:
@@ -229,7 +229,7 @@ class _Referee:
         except Exception as exc:  # apdp's own failure: recorded and reported, never lost
             error = _referee_error(exc)
         finally:
-            outputs = [seat.process.stop() for seat in self.seats]
+            outputs = [seat.process.close() for seat in self.seats]
         try:
             record = self._record(outputs, started, error)
         except Exception as exc:
@@ -243,9 +243,9 @@ class _Referee:
             if seat.sound:
                 seat.process.start(str(seat.source.path))
         started = self._start_programs()
-        # Every agent program says it runs (and is stopped) before the first setup: one still starting
+        # Every agent program says it runs (and is paused) before the first setup: one still starting
         # would run on through its opponent's setup, on that setup's time. Each start is read as it
-        # comes, and its program stopped at once: one ready first does not run on through the other's
+        # comes, and its program paused at once: one ready first does not run on through the other's
         # start. Every start is read, even past a fault: each was sent.
         waiting = dict(started)
         while waiting:
@@ -272,14 +272,14 @@ class _Referee:
             told = AuctionResultCall(task, winner, tuple(bids), self.timeouts.bid)
             if listener is not None:
                 listener(task, bids, winner)
-        for seat in self.seats:  # the CPU of the bids that were not read (stopped since: exact)
+        for seat in self.seats:  # the CPU of the bids that were not read (paused since: exact)
             if seat.sound:
                 seat.add_cpu("bid", seat.process.cpu_seconds())
         share = self._plan_share(record_size(self._game()))
         for seat in self.seats:
             if seat.sound and not self._ended():
                 self._plan(seat, told, share)
-        for seat in self.seats:  # after its plan, stopped, an agent used only its opponents' time
+        for seat in self.seats:  # after its plan, paused, an agent used only its opponents' time
             if seat.sound and seat.plans is not None:
                 ran_on = seat.process.ran_on()
                 seat.add_cpu("plan", seat.process.cpu_seconds())  # counted against it, whatever it was
@@ -339,7 +339,7 @@ class _Referee:
         record["output"] = [clean_text(o) for o in outputs]
         record["sandbox"] = {"unprotected": sorted(self.unprotected)}
         counted_by = sorted({c for s in self.seats if (c := s.process.cpu_counted_by) is not None})
-        if counted_by:  # what counted the agents' CPU, and so their CPU while stopped
+        if counted_by:  # what counted the agents' CPU, and so their CPU while paused
             record["sandbox"]["cpu"] = "; ".join(counted_by)
         return record
 
@@ -389,7 +389,7 @@ class _Referee:
     def _start_programs(self) -> dict[int, Sent]:
         """Start every agent program at once (a JVM's start, say, takes tens of milliseconds of
         its own, and two start side by side where there are cores for them): each is told nothing
-        of the match, runs no call of the game, and is stopped once it says it runs."""
+        of the match, runs no call of the game, and is paused once it says it runs."""
         return {
             seat.index: self._ask(seat, _start_call(seat))
             for seat in self.seats
@@ -405,7 +405,7 @@ class _Referee:
             return False
         if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT and not result.fault.ran_on:
             result.fault = CallFault(FaultKind.TIMEOUT, f"the program did not start within {START_TIMEOUT:g} s "
-                                                        "(no ready line; stopped)")
+                                                        "(no ready line; killed)")
         if self.account(seat, "setup", None, result) is None:
             return False
         seat.timing["start"] = result.seconds

@@ -39,7 +39,7 @@ ticks, 10 ms): absent where there is none. An auction's result travels with the 
 the agent; when the agent answers it in under a millisecond, or answers both before the referee
 reads, its CPU is counted with that request's call (a bid, or the plan). A bid's request answered
 in under a millisecond is not read at all: its CPU counts to the next one read, or to the bids at
-the auctions' end (the agent is stopped between its calls, so nothing is lost on the way).
+the auctions' end (the agent is paused between its calls, so nothing is lost on the way).
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ def _build(program: AgentProgram, limits: Limits) -> str | None:
     try:
         result = process.call(SandboxCall("build", str(program.folder)), timeout)
     finally:
-        process.stop()
-    if result.fault is not None:  # stopped, perhaps while copying its output: nothing of it is kept
+        process.close()
+    if result.fault is not None:  # killed, perhaps while copying its output: nothing of it is kept
         clear_output(program.build_dir)
         return f"the build failed: {result.fault.message}"
     assert isinstance(result.reply, BuildDone)

@@ -13,7 +13,7 @@ is not root), :mod:`apdp.sandbox.process` watches the agent's resident memory in
 The CPU time of every process an agent started, its children that are gone included, is the
 CPU count of a group of its own: ``cpu.stat``'s ``usage_usec``, which every cgroup v2 group has with no
 controller enabled, or cgroup v1's ``cpuacct.usage``. The referee reads it from outside (see
-:mod:`apdp.sandbox.cpu`), also while the agent is stopped, which is how it sees the work an agent left
+:mod:`apdp.sandbox.cpu`), also while the agent is paused, which is how it sees the work an agent left
 in the kernel run on. Where the agent's other groups are cgroup v2's, it is the same group; on a
 machine that mounts both versions (v1 controllers, v2 beside them), cgroup v1's cpuacct is used: a
 process moves into a v1 group by ``tasks`` at once, into a v2 group only by ``cgroup.procs`` (see

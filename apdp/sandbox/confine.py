@@ -288,7 +288,7 @@ def own_folder(agent_path: str) -> str:
 
 #: What an agent may read of its own process in /proc: the files runtimes read about themselves
 #: (their limits, memory, stack, mounts and control groups, open files). Not the files whose reading
-#: walks its memory page by page in the kernel, which a stop waits for (``pagemap``, ``smaps``,
+#: walks its memory page by page in the kernel, which a pause waits for (``pagemap``, ``smaps``,
 #: ``smaps_rollup``, ``numa_maps``), nor its threads' folders (``task/``), which hold them again.
 PROC_FILES = ("stat", "statm", "status", "maps", "cmdline", "comm", "environ", "auxv", "cgroup", "limits",
               "mountinfo", "mounts", "io")

@@ -4,7 +4,7 @@
 nothing, so a program that calls it places its matches as it likes.)
 
 A match is played one call at a time (the referee waits while an agent thinks, and an agent is
-stopped between its calls), so the referee and both agents of a match can share one core without
+paused between its calls), so the referee and both agents of a match can share one core without
 one taking time from another. Pinned together, each message between them is a switch on one core
 instead of a wake-up across cores, several times cheaper (on a virtual machine, ten times); and no
 match's agent can use another match's core.

@@ -2,7 +2,7 @@
 
 Where the agent has a group that counts CPU (:mod:`apdp.sandbox.cgroup`), a reading is that group's
 count: every process the agent started, those that are gone included, and the work they do in the
-kernel after they were stopped (cgroup v2's ``cpu.stat`` ``usage_usec``, cgroup v1's
+kernel after they were paused (cgroup v2's ``cpu.stat`` ``usage_usec``, cgroup v1's
 ``cpuacct.usage``). Elsewhere it is ``/proc/<pid>/stat``: user + system time of the agent's process
 (all its threads) plus that of its children it waited for (``utime + stime + cutime + cstime``), and
 an agent program's own process (a child the agent process has not waited for), added with

@@ -5,11 +5,11 @@ root), the referee reads it while it waits for the agent's reply, every
 :data:`apdp.sandbox.process.MEMORY_WATCH_EVERY` seconds: the resident anonymous and shared memory
 the swap and the page tables of the agent process and of every process under it, whatever kind of memory it is
 (private, shared between its processes, ``/dev/zero`` mappings). An agent runs only during its
-calls (it is stopped between them), so nothing escapes the watch; a call shorter than the period
+calls (it is paused between them), so nothing escapes the watch; a call shorter than the period
 costs nothing. The cheap reading (``/proc/PID/status``) counts a page shared by several of its
 processes once per process (a forked child shares its parent's pages); only when that sum passes
 the limit is the proportional share of each page read (``/proc/PID/smaps_rollup``, slower), so that
-an agent is stopped for the memory it really uses, never for pages its processes share.
+an agent is killed for the memory it really uses, never for pages its processes share.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def _process_handles(referee: int) -> tuple[bool, str]:
 
 def memory_run(args: dict[str, Any]) -> dict[str, Any]:
     """Three children each fill half the memory limit with shared memory (which no rlimit counts);
-    the limit holds if they never hold more than it together (or if the agent is stopped for it)."""
+    the limit holds if they never hold more than it together (or if the agent is killed for it)."""
     import mmap
 
     limit = int(args["memory_bytes"])
@@ -183,9 +183,9 @@ def _leave_walks(base: int, size: int, threads: int) -> None:
 
 
 def ran_on_run(args: dict[str, Any]) -> dict[str, Any]:
-    """Leave work in the kernel that runs on after this call's reply, which a stop waits for: threads
+    """Leave work in the kernel that runs on after this call's reply, which a pause waits for: threads
     of a child of this process (which it does not wait for) walking the page tables of a mapping of
-    the zero page. The referee reads what the agent's processes used while stopped. (The walks are a
+    the zero page. The referee reads what the agent's processes used while paused. (The walks are a
     child's: this process's own would hold up its reply, which maps memory, until they end.)"""
     size, threads = int(args["mib"]) << 20, int(args["threads"])
     read_end, write_end = os.pipe()
@@ -194,7 +194,7 @@ def ran_on_run(args: dict[str, Any]) -> dict[str, Any]:
             _leave_walks(_zero_page_mapping(size), size, threads)
         finally:
             os.write(write_end, b"x")
-        time.sleep(120)  # stopped with its agent, killed with it
+        time.sleep(120)  # paused with its agent, killed with it
         os._exit(0)
     os.close(write_end)
     os.read(read_end, 1)
@@ -349,7 +349,7 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
 
 
 def _own_memory_walk() -> tuple[bool, str]:
-    """Its own /proc files that walk its memory page by page in the kernel (which a stop waits for),
+    """Its own /proc files that walk its memory page by page in the kernel (which a pause waits for),
     its threads' among them, are unreadable; those runtimes read about themselves are not."""
     own = f"/proc/{os.getpid()}"
     walks = [f"{own}/{name}" for name in ("pagemap", "smaps", "smaps_rollup", "numa_maps")]

@@ -1,4 +1,5 @@
-"""The referee's handle on one agent process: start it, call it under a hard deadline, stop it.
+"""The referee's handle on one agent process: start it, call it under a hard deadline, pause it
+between calls, kill it, close it.
 
 Each agent runs in a fresh process forked by the zygote (so it inherits nothing of the referee's
 state: not the task sequence, not the seed). A call that does not answer within its time limit
@@ -29,7 +30,7 @@ from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.inbox import Inbox
 from apdp.sandbox.memory import over_limit
-from apdp.sandbox.stopped import LEAST_EXTENSION, LONGEST_EXTENSION, RAN_ON, RAN_ON_LIMIT, StoppedCpu, ran_on_message
+from apdp.sandbox.paused import LEAST_EXTENSION, LONGEST_EXTENSION, RAN_ON, RAN_ON_LIMIT, PausedCpu, ran_on_message
 from apdp.sandbox.worker import FILE_SIZE_CAP
 from apdp.sandbox.worker import Limits as WorkerLimits
 from apdp.sandbox.zygote_link import Zygote
@@ -43,13 +44,13 @@ MEMORY_WATCH_EVERY = 0.02
 _LONGEST_WAIT = 60.0
 
 
-#: Every call may run its time limit plus this share of it before it is stopped, for every agent
+#: Every call may run its time limit plus this share of it before it is killed, for every agent
 #: alike: the Logist platform's margin (its agents read a limit of 1000 ms as 1010, and its timer
 #: allows that), which apdp's Java host reports as the platform does.
 TIME_MARGIN = 0.01
 
 #: Why an agent's CPU is its process's own figures where it is confined.
-NO_CPU_GROUP = "no writable cgroup counts it here: what its other children do after it is stopped is not seen"
+NO_CPU_GROUP = "no writable cgroup counts it here: what its other children do after it is paused is not seen"
 
 #: A call shorter than this (seconds) shares the CPU reading of the call after it in its request;
 #: so may a whole request this short (see :meth:`AgentProcess.request`).
@@ -68,8 +69,8 @@ def first_answered(pending: Sequence[tuple[AgentProcess, Sent, Sequence[tuple[Ex
     """The index in ``pending`` (processes, each with a request sent and the calls it holds) of a
     process whose :meth:`AgentProcess.receive` would not wait: its replies are all in, or none can
     come in time. Waits for the first such one, reading every process's replies as they come; the
-    others run on meanwhile. So each can be stopped as soon as it has answered, whatever the others
-    are doing (agent programs started side by side: each is stopped once it says it runs)."""
+    others run on meanwhile. So each can be paused as soon as it has answered, whatever the others
+    are doing (agent programs started side by side: each is paused once it says it runs)."""
     while True:
         now = time.monotonic()
         wait = _LONGEST_WAIT
@@ -104,8 +105,8 @@ class _OutOfMemory(Exception):
 @dataclass(frozen=True, slots=True)
 class CallFault:
     """Why a call failed: the fault kind, a one-line message and, for exceptions, the traceback;
-    ``ran_on``: a ``timeout`` that is no call's lateness but the CPU the agent used while stopped
-    (see :mod:`apdp.sandbox.stopped`)."""
+    ``ran_on``: a ``timeout`` that is no call's lateness but the CPU the agent used while paused
+    (see :mod:`apdp.sandbox.paused`)."""
 
     kind: FaultKind
     message: str
@@ -157,10 +158,10 @@ class AgentProcess:
     _oom_kills: int | None = field(default=None, init=False)  # the group's OOM kills at its start
     _watch_memory: bool = field(default=False, init=False)  # no group: the referee reads its memory
     _cpu_group: str | None = field(default=None, init=False)  # counts the CPU of all its processes, if any
-    _stopped: StoppedCpu | None = field(default=None, init=False)  # its CPU while stopped (confined)
+    _paused_cpu: PausedCpu | None = field(default=None, init=False)  # its CPU while paused (confined)
     _extension: float = field(default=0.0, init=False)  # seconds added to the current call's limit
-    #: The other agents of its match: the CPU they use while stopped extends its calls (see
-    #: :mod:`apdp.sandbox.stopped`).
+    #: The other agents of its match: the CPU they use while paused extends its calls (see
+    #: :mod:`apdp.sandbox.paused`).
     bystanders: list[AgentProcess] = field(default_factory=list, init=False)
 
     def start(self, agent_path: str) -> None:
@@ -183,12 +184,12 @@ class AgentProcess:
         self._fd = self._conn.fileno()
         self._poller = select.poll()  # kept: a call waits on it without building a selector
         self._poller.register(self._fd, select.POLLIN)
-        # a request is written without blocking: an agent that stops reading its socket (or only
+        # a request is written without blocking: an agent that no longer reads its socket (or only
         # peeks at it) fills the buffer, and a blocking write would wait for it for ever
         os.set_blocking(self._fd, False)
         self._cpu = CpuMeter.open(self._pid, self._cpu_group)  # the first reading
         if self.confined and self._cpu is not None:
-            self._stopped = StoppedCpu(self._cpu)
+            self._paused_cpu = PausedCpu(self._cpu)
 
     @property
     def confined(self) -> bool:
@@ -213,15 +214,15 @@ class AgentProcess:
         return self._cpu_group
 
     @property
-    def stopped_cpu(self) -> float:
-        """The CPU seconds its processes used while it was stopped, in its latest stop (read when it
-        was continued)."""
-        return 0.0 if self._stopped is None else self._stopped.last
+    def paused_cpu(self) -> float:
+        """The CPU seconds its processes used while it was paused, in its latest pause (read when it
+        was resumed)."""
+        return 0.0 if self._paused_cpu is None else self._paused_cpu.last
 
     def ran_on(self) -> CallFault | None:
-        """Read the CPU the agent used while stopped, since its latest stop: its fault if that is more
+        """Read the CPU the agent used while paused, since its latest pause: its fault if that is more
         than :data:`RAN_ON_LIMIT` (work it left in the kernel ran on, on its opponent's time)."""
-        used = None if self._stopped is None or not self._paused else self._stopped.continued()
+        used = None if self._paused_cpu is None or not self._paused else self._paused_cpu.resumed()
         if used is None or used <= RAN_ON_LIMIT:
             return None
         return CallFault(RAN_ON, ran_on_message(used), ran_on=True)
@@ -243,7 +244,7 @@ class AgentProcess:
                 defer_short: bool = False, shared: bool = False) -> list[CallResult]:
         """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per call, of
         the kind it expects, each within its timeout of the previous reply (the first: of the
-        sending); stop at the first fault. Each result carries the CPU seconds used since the previous reading; a call
+        sending); end at the first fault. Each result carries the CPU seconds used since the previous reading; a call
         shorter than :data:`SHORT_CALL`, or whose reply came with the next one, carries 0.0 and
         its CPU counts to the next call of the request. With ``defer_short``, a whole request
         shorter than :data:`SHORT_CALL` is not read either: its CPU counts to the next reading
@@ -252,23 +253,23 @@ class AgentProcess:
         share one limit instead: each reply is awaited until its timeout after the sending (the
         Logist platform's rule: an auction's result is told within the next call's limit).
 
-        A confined agent runs only during its requests: its process group is continued (SIGCONT)
-        once the request is in its socket (or as much of it as the socket takes) and stopped
+        A confined agent runs only during its requests: its process group is resumed (SIGCONT)
+        once the request is in its socket (or as much of it as the socket takes) and paused
         (SIGSTOP) once the replies are read, so that nothing it left running takes its opponent's
         time (its match's core) or another match's. The group holds every process the agent
-        started: a confined process cannot leave it. (Continued before the request is there, the
-        agent would wake twice: to leave its stop, then for the request.) A stop waits for the system
-        calls its threads are in: the CPU it uses while stopped is read when it is continued, and
-        extends the calls of the other agents of its match (see :mod:`apdp.sandbox.stopped`)."""
+        started: a confined process cannot leave it. (Resumed before the request is there, the
+        agent would wake twice: to leave its pause, then for the request.) A pause waits for the system
+        calls its threads are in: the CPU it uses while paused is read when it is resumed, and
+        extends the calls of the other agents of its match (see :mod:`apdp.sandbox.paused`)."""
         return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short, shared=shared)
 
     def send(self, payload: bytes, timeout: float) -> Sent:
         """The first half of :meth:`request`: send the request, taken within ``timeout``, and
-        continue the process. The process runs until :meth:`receive` has read the replies."""
+        resume the process. The process runs until :meth:`receive` has read the replies."""
         if self._conn is None or self._killed:
             return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
         ran_on = self.ran_on()
-        if ran_on is not None:  # what it used while stopped counts in its own figures
+        if ran_on is not None:  # what it used while paused counts in its own figures
             cpu = self.cpu_seconds()
             self.kill()
             return Sent(0.0, CallResult(None, ran_on, 0.0, cpu))
@@ -277,10 +278,10 @@ class AgentProcess:
             if not self._send(payload, start + timeout):
                 self.kill()
                 return Sent(start, CallResult(None, CallFault(FaultKind.TIMEOUT, f"did not take its request within "
-                                                              f"{timeout:g} s: it stopped reading (stopped)"),
+                                                              f"{timeout:g} s: it stopped reading (killed)"),
                                               time.monotonic() - start))
         except (EOFError, BrokenPipeError, ConnectionResetError):
-            self._continue()  # how it ends (its exit code) is its own doing
+            self._resume()  # how it ends (its exit code) is its own doing
             return Sent(start, CallResult(None, self._death(), time.monotonic() - start))
         except OSError as exc:
             self.kill()
@@ -291,7 +292,7 @@ class AgentProcess:
                 defer_short: bool = False, shared: bool = False) -> list[CallResult]:
         """The second half of :meth:`request`: the replies to the request ``sent``, each within its
         timeout of the previous reply (the first: of the sending; with ``shared``, each of the
-        sending); then the process is stopped."""
+        sending); then the process is paused."""
         if sent.fault is not None:
             return [sent.fault]
         start = sent.start
@@ -318,8 +319,8 @@ class AgentProcess:
         if self.confined and not self._killed:
             self._group_signal(signal.SIGSTOP)
             self._paused = True
-            if self._stopped is not None:
-                self._stopped.stopped()
+            if self._paused_cpu is not None:
+                self._paused_cpu.paused()
         return results
 
     def _send(self, payload: bytes, deadline: float) -> bool:
@@ -333,18 +334,18 @@ class AgentProcess:
                 continue
             except BlockingIOError:
                 pass
-            self._continue()  # a stopped process reads nothing: the rest waits for it to run
+            self._resume()  # a paused process reads nothing: the rest waits for it to run
             if writable is None:
                 writable = select.poll()
                 writable.register(self._fd, select.POLLOUT)
             left = deadline - time.monotonic()
             if left <= 0 or not writable.poll(max(1, math.ceil(left * 1000))):
                 return False
-        self._continue()
+        self._resume()
         return True
 
-    def _continue(self) -> None:
-        """Let the process run again (see :meth:`request`), if it was stopped."""
+    def _resume(self) -> None:
+        """Let the process run again (see :meth:`request`), if it was paused."""
         if self._paused:
             self._group_signal(signal.SIGCONT)
             self._paused = False
@@ -356,10 +357,10 @@ class AgentProcess:
 
     def _receive(self, deadline: float) -> tuple[bytes, float] | None:
         """The next whole message and when it was whole, or None if it has not arrived by
-        ``deadline`` (monotonic), extended by what stopped agents took from the call (:meth:`_extend`).
+        ``deadline`` (monotonic), extended by what paused agents took from the call (:meth:`_extend`).
 
         Bytes are read as they come, several messages at a time when they are there, and never
-        past the deadline: a process that sends half a message and stops is stopped like one that
+        past the deadline: a process that sends half a message and goes quiet is killed like one that
         sends nothing (see :class:`Inbox`). EOFError at the end of the pipe; BadMessage for a
         message longer than ``MAX_MESSAGE_BYTES``."""
         assert self._conn is not None and self._poller is not None
@@ -384,9 +385,9 @@ class AgentProcess:
                 raise EOFError
 
     def _extend(self) -> bool:
-        """At the current call's time limit: extend it by the CPU its stopped bystanders used while
-        stopped and gave to no call yet; False when they used none (see :mod:`apdp.sandbox.stopped`)."""
-        taken = sum(b._stopped.taken() for b in self.bystanders if b._stopped is not None and b._paused)
+        """At the current call's time limit: extend it by the CPU its paused bystanders used while
+        paused and gave to no call yet; False when they used none (see :mod:`apdp.sandbox.paused`)."""
+        taken = sum(b._paused_cpu.taken() for b in self.bystanders if b._paused_cpu is not None and b._paused)
         if taken < LEAST_EXTENSION or self._extension >= LONGEST_EXTENSION:
             return False
         self._extension = min(LONGEST_EXTENSION, self._extension + taken)
@@ -428,11 +429,11 @@ class AgentProcess:
             if received is None:
                 self.kill()
                 took = time.monotonic() - start
-                given = (f" and the {self._extension:.2f} s that stopped agents' processes took from it"
+                given = (f" and the {self._extension:.2f} s that paused agents' processes took from it"
                          if self._extension else "")
                 return CallResult(
                     None,
-                    CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s{given} (stopped)"),
+                    CallFault(FaultKind.TIMEOUT, f"no answer within {timeout:g} s{given} (killed)"),
                     took,
                 )
             raw, arrived = received
@@ -494,7 +495,8 @@ class AgentProcess:
         return CallFault(FaultKind.PROCESS_DIED, f"the process exited with code {code}")
 
     def kill(self) -> None:
-        """Stop the process and everything it started, at once."""
+        """Kill the process and everything it started, at once (SIGKILL); its output stays to be read by
+        :meth:`close`."""
         self._killed = True
         if self._pid is None:
             return
@@ -504,12 +506,13 @@ class AgentProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 kill(self._pid, signal.SIGKILL)
 
-    def stop(self) -> str:
-        """End the process and return what it printed (bounded)."""
+    def close(self) -> str:
+        """End the process (kill it, if it still runs), release what held it, and return what it printed
+        (bounded)."""
         if self._conn is not None:
             with contextlib.suppress(OSError):
                 self._conn.close()
-        # The worker writes its output unbuffered, so stopping it now loses none of it.
+        # The worker writes its output unbuffered, so killing it now loses none of it.
         self.kill()  # the zygote removes the private folder once the process is gone
         if self._cpu is not None:
             self._cpu.close()

@@ -2,7 +2,7 @@
 to the program over the ``apdp-agent/1`` protocol (its stdin and stdout).
 
 The program is a child of the agent process, so it is confined the same way and shares its limits;
-the referee's deadlines stop both. Its standard error goes to the agent's captured output.
+the referee's deadlines kill both. Its standard error goes to the agent's captured output.
 """
 
 from __future__ import annotations

@@ -77,13 +77,13 @@ _TABLE = (
      "Landlock: its own /proc files listed", "Landlock"),
     ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
      "system call filter"),
-    ("ran_on", "running on after its stop, on its opponent's time (work left in the kernel: a fork, mprotect or "
+    ("ran_on", "running on after its pause, on its opponent's time (work left in the kernel: a fork, mprotect or "
                "madvise over a huge mapping)", "", ""),
 )
 #: The memory limit of the memory check, in MiB.
 _CHECK_MEMORY_MB = 160
-#: The work the check of CPU while stopped leaves in the kernel: threads walking a mapping of the zero
-#: page this size (MiB; about 0.3 s of CPU in all, 0.1 to 0.2 s of it after the stop), and the least
+#: The work the check of CPU while paused leaves in the kernel: threads walking a mapping of the zero
+#: page this size (MiB; about 0.3 s of CPU in all, 0.1 to 0.2 s of it after the pause), and the least
 #: of it the referee must see.
 _RAN_ON = {"mib": 3072, "threads": 12}
 _RAN_ON_SEEN = 0.04
@@ -101,7 +101,7 @@ def unprotected() -> tuple[str, ...]:
     try:
         result = process.call(SandboxCall("unprotected"), 30.0)
     finally:
-        process.stop()
+        process.close()
     if not isinstance(result.reply, SetupDone):
         why = result.fault.message if result.fault else "no reply"
         return (f"every protection (the confined process failed: {why})",)
@@ -150,10 +150,10 @@ def check() -> list[Protection]:
                 "open_files": _CHECK_OPEN_FILES, "neighbour": str(agent / "neighbour.py"),
             }
             result = process.call(SandboxCall("probe", args), 60.0)
-            time.sleep(0.5)  # the probe left a thread counting: it must not count while stopped
+            time.sleep(0.5)  # the probe left a thread counting: it must not count while paused
             idle = process.call(SandboxCall("probe_idle"), 30.0)
         finally:
-            process.stop()
+            process.close()
         planted = Path(canary, "planted").exists()
     if not isinstance(result.reply, Report):
         message = result.fault.message if result.fault else "no reply"
@@ -197,21 +197,21 @@ def _outside_tmp() -> str | None:
 def _ran_on_check() -> tuple[str, list[object], str | None]:
     """(what counts an agent's CPU here, [passed, detail], why it cannot pass here or None): threads of
     a child of a confined process (which it did not wait for) leave work in the kernel that runs on
-    after their stop; the referee must see it in the CPU the agent used while stopped."""
+    after their pause; the referee must see it in the CPU the agent used while paused."""
     process = AgentProcess(_check_limits(256))
     process.start(_probe_file())
     try:
         result = process.call(SandboxCall("probe_ran_on", _RAN_ON), 60.0)
         if result.fault is None:
-            time.sleep(1.0)  # stopped: the walks run on
-            result = process.call(SandboxCall("unprotected"), 30.0)  # continued: its CPU while stopped is read
+            time.sleep(1.0)  # paused: the walks run on
+            result = process.call(SandboxCall("unprotected"), 30.0)  # resumed: its CPU while paused is read
     finally:
-        process.stop()
+        process.close()
     counted_by = process.cpu_counted_by or "nothing (no /proc here)"
     if result.fault is not None:
         return counted_by, [False, f"the check process failed: {result.fault.message}"], None
-    used = process.stopped_cpu
-    detail = f"saw {used:.2f} s of CPU used while stopped, by a child's threads walking its page tables"
+    used = process.paused_cpu
+    detail = f"saw {used:.2f} s of CPU used while paused, by a child's threads walking its page tables"
     no_group = None if process.cpu_group else "no writable cgroup counts an agent's CPU here"
     return counted_by, [used >= _RAN_ON_SEEN, detail], no_group
 
@@ -224,10 +224,10 @@ def _memory_check() -> tuple[str, list[object]]:
     try:
         result = process.call(SandboxCall("probe_memory", {"memory_bytes": _CHECK_MEMORY_MB << 20}), 60.0)
     finally:
-        process.stop()
+        process.close()
     if result.fault is not None:
-        stopped = result.fault.kind == FaultKind.MEMORY
-        return process.memory_counted_by, [stopped, f"stopped: {result.fault.message}" if stopped else
+        killed = result.fault.kind == FaultKind.MEMORY
+        return process.memory_counted_by, [killed, f"killed: {result.fault.message}" if killed else
                                            f"the check process failed: {result.fault.message}"]
     assert isinstance(result.reply, Report)
     return process.memory_counted_by, list(result.reply.data["checks"]["memory"])

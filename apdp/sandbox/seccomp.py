@@ -13,7 +13,7 @@ leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU aff
 no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and work in the
 kernel over a whole range of memory (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
 ``MADV_POPULATE_*``, ``mlock*``, ``mincore`` and ``move_pages``, which walk a range or a list page by
-page, and the other calls that move pages between memory nodes): a SIGSTOP waits for such a call,
+page, and the other calls that move pages between memory nodes): a pause (SIGSTOP) waits for such a call,
 which over a huge mapping (of the zero page, or reserved and never touched) runs for seconds, on the
 opponent's time, at almost no memory. Changing the priority, scheduling, I/O priority or resource
 limits of a process is allowed for the calling process only (``who`` or ``pid`` 0; ``setpriority`` of
@@ -71,7 +71,7 @@ _X86_64 = {
     "mincore": 27, "move_pages": 279, "migrate_pages": 256, "mbind": 237, "process_madvise": 440,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
-#: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a SIGSTOP waits for such a call to end, and one call
+#: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a pause (SIGSTOP) waits for such a call to end, and one call
 #: over a huge mapping of the zero page runs for seconds at almost no memory.
 _POPULATING_FLAGS = 0x8000 | 0x2000
 _POPULATING_ADVICE = (22, 23)
@@ -91,12 +91,12 @@ REFUSED = (
     "chmod", "fchmod", "chown", "fchown", "lchown", "fsetxattr", "fremovexattr", "fchmodat",
     "fchmodat2", "fchownat", "utime", "utimes", "utimensat",
     "futimesat", "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat",
-    # the agent's process group holds all it starts (the referee stops it between calls), and a
+    # the agent's process group holds all it starts (the referee pauses it between calls), and a
     # match's core holds all its processes
     "setpgid", "setsid", "sched_setaffinity",
     # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
-    # work in the kernel that stopping the agent between its calls would wait for (see _POPULATING_FLAGS);
+    # work in the kernel that pausing the agent between its calls would wait for (see _POPULATING_FLAGS);
     # mincore reports on every page of a range, and move_pages on every page of a list, without looking
     # for signals: over a reserved 32 TiB (PROT_NONE, no memory), or a list of 160 million untouched
     # entries, one call runs for seconds, from a thread, on its opponent's time (and outlives SIGKILL);

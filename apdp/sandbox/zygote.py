@@ -106,7 +106,7 @@ def _strays(agents: set[int]) -> list[int]:
 
 
 def _kill_strays(agents: set[int]) -> None:
-    # Stop them all first, so none can fork while the others are being killed.
+    # Pause them all first (SIGSTOP), so none can fork while the others are being killed.
     for _ in range(100):
         strays = _strays(agents)
         if not strays:

@@ -249,7 +249,7 @@ class SlowSetup(Agent):
 '''
 
 
-def test_an_agent_program_that_says_it_runs_is_stopped_before_its_opponents_setup(tmp_path: Path) -> None:
+def test_an_agent_program_that_says_it_runs_is_paused_before_its_opponents_setup(tmp_path: Path) -> None:
     # a program still starting would run on through the opponent's setup, on that setup's time
     stamper = _write_program(tmp_path, "stamper", 'command = ["python3", "{dir}/agent.py"]\nready = true\n',
                              {"agent.py": STAMPER})
@@ -279,7 +279,7 @@ for line in sys.stdin:
 '''
 
 
-def test_a_program_in_the_second_seat_is_stopped_as_it_says_it_runs_while_the_first_still_starts(
+def test_a_program_in_the_second_seat_is_paused_as_it_says_it_runs_while_the_first_still_starts(
         tmp_path: Path) -> None:
     # both start side by side; the second, ready at once, must not run on through the first's start
     # (on a host without autogroup its busy threads would leave the first's JVM a sliver of the core)
@@ -296,5 +296,5 @@ def test_a_program_in_the_second_seat_is_stopped_as_it_says_it_runs_while_the_fi
     ran = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("ran ")]
     assert first_ready - said > 0.5, (said, first_ready)  # the second was ready well before the first
     assert ran and max(ran) > first_ready  # it did run, during its own calls
-    # stopped within a moment of saying it runs (the referee reads ready lines as they come)
+    # paused within a moment of saying it runs (the referee reads ready lines as they come)
     assert [t for t in ran if said + 0.25 < t < first_ready] == [], (said, first_ready, ran[:5])

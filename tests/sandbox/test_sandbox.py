@@ -21,7 +21,7 @@ from apdp.sandbox.protections import check, unprotected, warning
 from tests.matches import fast_scenario
 
 #: Whether this user may make groups that count an agent's CPU (root; elsewhere an agent's CPU is its
-#: process's own figures, and what its children do after it is stopped is not seen: that check is off).
+#: process's own figures, and what its children do after it is paused is not seen: that check is off).
 CPU_COUNTED_BY = cgroup.cpu_accounting() or "its process's own CPU"
 CPU_GROUPS = cgroup.cpu_accounting() is not None
 
@@ -269,7 +269,7 @@ class Slow(Agent):
 
 
 def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -> None:
-    """Confined, the ponderer is stopped from its reply until its next request, the whole time its
+    """Confined, the ponderer is paused from its reply until its next request, the whole time its
     opponent sleeps (0.5 s): its thread pauses that long, however busy the machine. Not confined,
     the thread goes on ticking: its longest pause is a scheduling delay, far shorter."""
     (tmp_path / "ponderer.py").write_text(PONDERER)

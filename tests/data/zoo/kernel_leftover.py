@@ -1,8 +1,8 @@
-"""Leaves work in the kernel at its stop (issue 32, point 11). Its setup maps 16 GiB of the zero
+"""Leaves work in the kernel at its pause (issue 32, point 11). Its setup maps 16 GiB of the zero
 page (read-only, so no memory: 32 MiB of page tables, four million entries); its first bid starts
 16 threads that each advise the kernel over all of it (MADV_COLD: a walk of every entry, about
 0.12 s each, which only SIGKILL interrupts) and answers once they are all in their walks. The
-referee stops it on its reply; a stop waits for each walk, so they run on, about 2 s of CPU, in
+referee pauses it on its reply; a pause waits for each walk, so they run on, about 2 s of CPU, in
 whatever comes next: its opponent's call.
 
 Parameters: ``gib`` (16: the mapping's size), ``threads`` (16), ``bids`` (1: how many of its first

@@ -1,9 +1,9 @@
-"""Work an agent leaves in the kernel runs on after its stop (issue 32, point 11): a stop waits for
+"""Work an agent leaves in the kernel runs on after its pause (issue 32, point 11): a pause waits for
 the system call each of its threads is in, and one call over millions of page-table entries takes a
 tenth of a second, a fork of them seconds. That time is its own, never its opponent's: the referee
 counts each agent's CPU in a control group of its own and extends its opponent's call by what the
-stopped agent used meanwhile, and an agent that used more than half a second while stopped is
-faulted for it (``timeout``: it ran on after it was stopped), with that CPU in its figures.
+paused agent used meanwhile, and an agent that used more than half a second while paused is
+faulted for it (``timeout``: it ran on after it was paused), with that CPU in its figures.
 
 The match is played on one core, as ``apdp match`` and a tournament play it (unless every core is
 taken: then the leftover work may run beside its opponent, which is harmless, and the leaver is
@@ -21,7 +21,7 @@ import pytest
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.sandbox.cores import core_for_a_match
-from apdp.sandbox.stopped import RAN_ON_LIMIT
+from apdp.sandbox.paused import RAN_ON_LIMIT
 from tests.matches import fast_scenario
 from tests.paths import ZOO
 
@@ -57,7 +57,7 @@ CASES = {"bid-first": ("bid", True), "bid-second": ("bid", False), "plan-first":
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_work_left_in_the_kernel_at_a_stop_costs_its_opponent_nothing(tmp_path: Path, case: str) -> None:
+def test_work_left_in_the_kernel_at_a_pause_costs_its_opponent_nothing(tmp_path: Path, case: str) -> None:
     when, first = CASES[case]
     victim = tmp_path / "victim.py"
     victim.write_text(VICTIM)
@@ -72,8 +72,8 @@ def test_work_left_in_the_kernel_at_a_stop_costs_its_opponent_nothing(tmp_path: 
     faults = {f["agent"]: f for f in record["result"]["faults"]}
     assert 1 - leaver not in faults, faults  # its opponent's calls never timed out
     assert leaver in faults, "the leaver was not faulted"
-    assert faults[leaver]["kind"] == "timeout" and "ran on after it was stopped" in faults[leaver]["message"], faults
+    assert faults[leaver]["kind"] == "timeout" and "ran on after it was paused" in faults[leaver]["message"], faults
     assert record["result"]["winner"] == 1 - leaver
-    cpu = record["timing"]["agents"][leaver]["cpu"]  # what it used while stopped is in its own figures
+    cpu = record["timing"]["agents"][leaver]["cpu"]  # what it used while paused is in its own figures
     assert (cpu["bid"] + cpu["auction_result"] if when == "bid" else cpu["plan"]) > RAN_ON_LIMIT, cpu
     assert verify_record(record) == []

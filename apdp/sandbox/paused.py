@@ -1,0 +1,80 @@
+"""The CPU an agent uses while it is paused between its calls: work it left in the kernel.
+
+A paused agent cannot run its own code, but a pause (SIGSTOP) waits for the system call each of its
+threads is in: one ``fork``, ``mprotect`` or ``madvise`` over millions of page-table entries runs for
+a second or more, and many threads' calls over the same memory run one after another. That runs on
+its opponent's time (on a match's one core, it takes half of it, or more without the kernel's
+autogroup). So the referee reads each agent's CPU (:mod:`apdp.sandbox.cpu`: its control group's,
+which counts every process it started) when it pauses it and when it resumes it, and:
+
+- the time a paused agent takes is given back to the agent that is playing: when a call reaches
+  its time limit, it is extended by the CPU the paused agents used while paused and gave to no call
+  yet (read then: since their pause, or the call's previous extension), and again until they use no
+  more (at most :data:`LONGEST_EXTENSION`). Calls are made one at a time, so on the match's one core
+  that is what they took from it (or from the referee's moment between two calls); on another core it
+  is a little more time, never less. Read only at a time limit, it costs a call nothing;
+- a paused agent that used more than :data:`RAN_ON_LIMIT` seconds of CPU in one pause has run on
+  after it was paused: a ``timeout`` fault, told when it is next resumed (or at the match's end),
+  and the CPU counts in its own figures. A pause itself costs a few microseconds per thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from apdp.game.fault import FaultKind
+from apdp.sandbox.cpu import CpuMeter
+
+#: The most CPU seconds an agent may use while paused, in one pause (work left in the kernel):
+#: a legitimate one uses microseconds; exiting children it killed before its reply, a tenth of a second.
+RAN_ON_LIMIT = 0.5
+#: The longest a call's time limit is extended by what paused agents took from it, in seconds.
+LONGEST_EXTENSION = 60.0
+#: Paused agents' CPU below this (seconds) extends no call: the noise of a pause.
+LEAST_EXTENSION = 0.001
+
+
+def ran_on_message(used: float) -> str:
+    """The fault of an agent that used ``used`` seconds of CPU while it was paused."""
+    return (f"ran on after it was paused: its processes used {used:.2f} s of CPU while paused between its "
+            f"calls (at most {RAN_ON_LIMIT:g} s), in work left in the kernel (a fork, mprotect or madvise over a "
+            "huge mapping, say) that its pause had to wait for; that time is not its opponent's to lose")
+
+
+#: The kind of its fault: a timeout (the kinds a record holds are fixed; the message says which it is).
+RAN_ON = FaultKind.TIMEOUT
+
+
+@dataclass
+class PausedCpu:
+    """An agent's CPU while it is paused, read on its meter."""
+
+    meter: CpuMeter
+    #: The CPU seconds it used while paused in its latest pause (read when it was resumed).
+    last: float = 0.0
+    _paused_at: float | None = field(default=None, init=False)  # the meter when it was paused
+    _given: float = field(default=0.0, init=False)  # the meter up to which it was given to another's call
+
+    def paused(self) -> None:
+        """It was just paused. Its latest reading stands for now (at most the CPU of the call that
+        ended, when that call was too short to be read: under a millisecond)."""
+        self._paused_at = self._given = self.meter.latest
+
+    def resumed(self) -> float | None:
+        """It is about to run again: the CPU seconds it used while paused (read now), or None if
+        it was not paused."""
+        if self._paused_at is None:
+            return None
+        self.last = max(0.0, self.meter.sample() - self._paused_at)
+        self._paused_at = None
+        return self.last
+
+    def taken(self) -> float:
+        """The CPU seconds it used while paused since it was paused or since the last time they
+        were given to another agent's call (read now); 0 if it is not paused."""
+        if self._paused_at is None:
+            return 0.0
+        now = self.meter.sample()
+        taken = max(0.0, now - self._given)
+        self._given = now
+        return taken
