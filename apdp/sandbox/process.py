@@ -31,8 +31,7 @@ from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.inbox import Inbox
 from apdp.sandbox.memory import over_limit
 from apdp.sandbox.paused import LEAST_EXTENSION, LONGEST_EXTENSION, RAN_ON, RAN_ON_LIMIT, PausedCpu, ran_on_message
-from apdp.sandbox.worker import FILE_SIZE_CAP
-from apdp.sandbox.worker import Limits as WorkerLimits
+from apdp.sandbox.worker import FILE_SIZE_CAP, ProcessLimits
 from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import Limits
 
@@ -176,7 +175,7 @@ class AgentProcess:
                 agent_path, self._private_dir, own.disk_mb * 2**20, own.processes, own.open_files, FILE_SIZE_CAP,
                 own.disk_files, self.build_dir,
             )
-        limits = WorkerLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement)
+        limits = ProcessLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement)
         self._pid, self._conn, self._memory_group, self._cpu_group = Zygote.get().spawn(limits)
         if self.confined and self._memory_group is not None:
             self._oom_kills = oom_kills(self._memory_group)

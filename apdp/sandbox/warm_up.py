@@ -31,7 +31,7 @@ from apdp.game.distribution import TaskDistribution
 from apdp.game.task import Task
 from apdp.game.topology import Topology, parse_topology
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
-from apdp.sandbox.worker import Limits, Session, serve
+from apdp.sandbox.worker import ProcessLimits, Session, serve
 
 #: Matches played: Python specializes a function's code once it has run a few times (8 calls in
 #: CPython 3.11), so the calls made once per match (setup, plan) need that many matches.
@@ -78,7 +78,7 @@ def warm_up(matches: int = MATCHES) -> list[bytes]:
             for request in _requests(topology, distribution, company, seed):  # a few kB: the buffer holds them
                 ask.send_bytes(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
             referee.shutdown(socket.SHUT_WR)  # the agent's side ends at the last request
-            serve(agent, Session(Limits(2**30, 2**20, os.devnull), [], ""))
+            serve(agent, Session(ProcessLimits(2**30, 2**20, os.devnull), [], ""))
             agent.close()
             with contextlib.suppress(EOFError):
                 while True:

@@ -46,8 +46,9 @@ FILE_SIZE_CAP = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
-    """What the worker enforces on itself at start (the referee enforces time)."""
+class ProcessLimits:
+    """What the worker enforces on its agent's process at start, in bytes: the process's share of the
+    scenario's :class:`apdp.scenario.Limits` (the referee enforces the others, time among them)."""
 
     memory_bytes: int
     output_bytes: int
@@ -92,7 +93,7 @@ def deadline_for(timeout: float) -> Deadline:
     return Deadline.after(timeout - min(0.25, 0.1 * timeout))
 
 
-def _prepare(limits: Limits) -> None:
+def _prepare(limits: ProcessLimits) -> None:
     os.setsid()  # own process group: the referee kills the agent and anything it started
     resource.setrlimit(resource.RLIMIT_DATA, (limits.memory_bytes, limits.memory_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -187,7 +188,7 @@ def _setup(req: SetupCall, started: ProgramAgent | None = None) -> Agent:
 class Session:
     """The agent process's state between requests: its agent, once set up."""
 
-    def __init__(self, limits: Limits, off: list[str], broken: str) -> None:
+    def __init__(self, limits: ProcessLimits, off: list[str], broken: str) -> None:
         self.limits = limits
         self.off = off
         self.broken = broken
@@ -252,7 +253,7 @@ class Session:
         return Report(probe.idle_run())
 
 
-def worker_main(conn: Connection, limits: Limits) -> None:
+def worker_main(conn: Connection, limits: ProcessLimits) -> None:
     """Serve the referee's requests until it closes the pipe. Never returns an agent's exception."""
     _prepare(limits)
     # Confined at once, while the referee starts the other agents: no agent code has run yet.

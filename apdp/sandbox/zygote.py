@@ -5,7 +5,7 @@ then asks it for each agent process. Forking from the zygote is fast (modules ar
 and gives the agent a process that holds nothing of the referee: not the seed, not the tasks to
 come. The zygote reaps its children and reports each exit status to the referee.
 
-Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``Limits`` with one file
+Protocol over a SOCK_SEQPACKET pair: the referee sends a pickled ``ProcessLimits`` with one file
 descriptor (the agent's end of its conversation socket); the zygote answers ``("spawned", pid,
 memory, cpu)`` (``memory``: the agent's memory group, or None where the referee must watch its memory;
 ``cpu``: the group that counts its CPU, or None);
@@ -60,9 +60,9 @@ def _run_child(closing: list[socket.socket], fd: int, limits: object) -> None:
         for sock in closing:  # the zygote's own sockets are none of the agent's business
             sock.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        from apdp.sandbox.worker import Limits, worker_main
+        from apdp.sandbox.worker import ProcessLimits, worker_main
 
-        assert isinstance(limits, Limits)
+        assert isinstance(limits, ProcessLimits)
         worker_main(Connection(fd), limits)
         code = 0
     except SystemExit as exc:  # the agent called sys.exit

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from apdp.sandbox.environment import BASE_ENVIRONMENT
 
 if TYPE_CHECKING:
-    from apdp.sandbox.worker import Limits
+    from apdp.sandbox.worker import ProcessLimits
 
 
 def zygote_environment() -> dict[str, str]:
@@ -141,7 +141,7 @@ class Zygote:
             self._exits[msg[1]] = msg[2]
         return msg
 
-    def spawn(self, limits: Limits) -> tuple[int, Connection, str | None, str | None]:
+    def spawn(self, limits: ProcessLimits) -> tuple[int, Connection, str | None, str | None]:
         """A new agent process, the referee's end of its conversation, its memory group (None: it has
         none, and the referee watches its memory itself) and the group that counts its CPU (None:
         none)."""
