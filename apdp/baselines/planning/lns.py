@@ -26,6 +26,7 @@ so that about ``valid_share`` of the plans tried are valid; only valid plans bec
 Runs are reproducible: with ``max_iterations`` the schedule follows the iteration count and every
 choice comes from the given ``random.Random``, so the result depends on the seed only; the
 deadline is then only a safety cap. Without ``max_iterations`` the schedule follows the clock.
+(The rules a run asks when to stop, and how far along it is, are in :mod:`stopping`.)
 A :class:`SearchLog` passed along counts the iterations run and the runs the clock ended: a run
 that stopped on its deadline before its iterations were done depends on the machine's speed.
 """
@@ -42,6 +43,14 @@ from apdp.baselines.planning.descent import descend
 from apdp.baselines.planning.insertion import apply_insertion, cheapest_insertion, construct
 from apdp.baselines.planning.removal import city_visits, related_tasks, route_stretch, ruin
 from apdp.baselines.planning.solution import Solution
+from apdp.baselines.planning.stopping import (
+    AtDeadline,
+    ElapsedTime,
+    IterationBudget,
+    NoImprovement,
+    Schedule,
+    StoppingRule,
+)
 from apdp.game.deadline import Deadline
 
 
@@ -172,103 +181,138 @@ def anneal(
     log: SearchLog | None = None,
 ) -> Solution:
     """One simulated-annealing LNS run (see the module docstring); ``allowed`` limits vehicles;
-    ``log`` counts its iterations and whether the clock ended it."""
+    ``log`` counts its iterations and whether the clock ended it. It stops after ``max_iterations``
+    (an :class:`IterationBudget`) or at ``deadline`` (:class:`AtDeadline`), the first that comes."""
     current = solution.copy()
     current.refresh()
-    best = current.copy()
     slots = current.slots()
-    n = len(slots)
     if log is not None:
         log.budget += max_iterations or 0
-    if n == 0 or (max_iterations is not None and max_iterations <= 0):
-        return best
-    current_cost = best_cost = current.cost
-    per_task = current_cost / n if current_cost > 0 else 1.0
-    t_start = settings.start_temperature * per_task
-    t_ratio = settings.end_temperature / settings.start_temperature
-    start = time.monotonic()
-    span = deadline.at - start
-    most = max(settings.min_remove, min(settings.max_remove, int(n * settings.remove_share)))
-    least = min(settings.min_remove, most)
-    problem = current.problem
-    vehicles = problem.vehicle_count if allowed is None else len(allowed)
-    price = settings.overload_price * per_task / problem.max_capacity  # money per unit of excess
-    relaxed = price > 0.0
-    excess = 0.0  # of the current solution
-    valid_tried = tried = 0
-    cycles_done = 0.0
-    iteration = 0
-    last_best = 0
-    on_clock = False
-    while True:
-        if max_iterations is not None:
-            if iteration >= max_iterations:
-                break
-            progress = iteration / max_iterations
-        else:
-            progress = (time.monotonic() - start) / span if span > 0 else 1.0
-        if deadline.expired():
-            on_clock = True
-            break
-        iteration += 1
+    if not slots or (max_iterations is not None and max_iterations <= 0):
+        return current.copy()
+    run = Annealing(current, slots, rng, settings, allowed)
+    budget = None if max_iterations is None else IterationBudget(max_iterations)
+    at_deadline = AtDeadline(deadline)
+    stopped = run.search(budget or ElapsedTime(deadline), [budget, at_deadline] if budget else [at_deadline])
+    if log is not None:
+        log.iterations += run.iteration
+        log.clock_stops += stopped is at_deadline
+    best = run.best
+    best.refresh()
+    return best if stopped is at_deadline else descend(best)
+
+
+class Annealing:
+    """The state of one run: the current solution (its cost in the search: its cost plus the price
+    of its excess load) and the best, the price of a unit of excess and the plans tried at it."""
+
+    def __init__(
+        self, current: Solution, slots: list[int], rng: random.Random, settings: LnsSettings,
+        allowed: list[int] | None,
+    ) -> None:
+        self.rng, self.settings, self.slots, self.allowed = rng, settings, slots, allowed
+        self.current, self.best = current, current.copy()
+        self.current_cost = self.best_cost = current.cost
+        n = len(slots)
+        per_task = self.current_cost / n if self.current_cost > 0 else 1.0
+        self.t_start = settings.start_temperature * per_task
+        self.t_ratio = settings.end_temperature / settings.start_temperature
+        self.most = max(settings.min_remove, min(settings.max_remove, int(n * settings.remove_share)))
+        self.least = min(settings.min_remove, self.most)
+        problem = current.problem
+        self.route_moves = allowed is None and problem.vehicle_count > 1
+        self.price = settings.overload_price * per_task / problem.max_capacity  # money per unit of excess
+        self.relaxed = self.price > 0.0
+        self.excess = 0.0  # of the current solution
+        self.tried = self.valid_tried = 0
+        self.cycles_done = 0.0
+        self.iteration = self.last_best = 0
+        self.restart = NoImprovement(settings.restart_after)
+
+    def search(self, schedule: Schedule, rules: list[StoppingRule]) -> StoppingRule:
+        """Iterate until one of ``rules`` says stop; that rule."""
+        while True:
+            for rule in rules:
+                if rule(self.iteration):
+                    return rule
+            self.step(schedule.progress(self.iteration))
+
+    def step(self, progress: float) -> None:
+        """One iteration at ``progress`` of the run: a candidate drawn, judged, and the restarts and
+        the price of excess load kept."""
+        settings = self.settings
+        self.iteration += 1
         if settings.cycles > 1:
             cycle, progress = divmod(progress * settings.cycles, 1.0)
-            if cycle > cycles_done:
-                cycles_done = cycle
-                current, current_cost, excess = best.copy(), best_cost, 0.0
-        temperature = t_start * t_ratio**progress
+            if cycle > self.cycles_done:
+                self.cycles_done = cycle
+                self.back_to_best()
+        temperature = self.t_start * self.t_ratio**progress
         # accepted below ``limit``: cheaper, or at most -T log(u) dearer (the annealing rule)
-        limit = current_cost - temperature * math.log(1.0 - rng.random())
-        draw = rng.random()
-        overloading = False
-        built = True  # False: the candidate was given up half built
-        if vehicles > 1 and allowed is None and draw < settings.route_move_chance:
-            candidate = route_move(current, rng)
-        elif draw > 1.0 - settings.visit_move_chance:
-            candidate = visit_move(current, rng)
-        else:
-            candidate = current.copy()
-            removed = choose_removal(candidate, slots, rng.randint(least, most), rng, settings)
-            ruin(candidate, removed)
-            rng.shuffle(removed)
-            overloading = relaxed and rng.random() < settings.overload_chance
-            # what the candidate's excess costs already (tasks going back only add to it)
-            floor = price * overload.solution_excess(candidate) if excess > 0.0 else 0.0
-            built = recreate(candidate, removed, price if overloading else 0.0, allowed, limit - floor)
+        limit = self.current_cost - temperature * math.log(1.0 - self.rng.random())
+        candidate, overloading, built = self.candidate(limit)
         if candidate is not None:
-            candidate_excess = 0.0
-            if relaxed:
-                # tasks put back where they fit add no excess to a plan that had none; a candidate
-                # given up counts for the price by the excess it has so far
-                if overloading or excess > 0.0:
-                    candidate_excess = overload.solution_excess(candidate)
-                tried += 1
-                valid_tried += candidate_excess == 0.0
-            cost = candidate.cost
-            if built and cost + price * candidate_excess < limit:
-                current, excess = candidate, candidate_excess
-                current_cost = cost + price * excess
-                if excess == 0.0 and cost < best_cost - 1e-9:
-                    if settings.polish_every_best:
-                        descend(candidate)
-                        current_cost = cost = candidate.cost
-                    best, best_cost = candidate.copy(), cost
-                    last_best = iteration
-        if settings.restart_after and iteration - last_best >= settings.restart_after:
-            current, current_cost, excess = best.copy(), best_cost, 0.0
-            last_best = iteration
-        if relaxed and tried >= settings.price_every:
-            if valid_tried < settings.valid_share * tried:
-                price *= settings.price_step
-            else:
-                price /= settings.price_step
-            tried = valid_tried = 0
-            current_cost = current.cost + price * excess
-    if log is not None:
-        log.iterations += iteration
-        log.clock_stops += on_clock
-    best.refresh()
-    return best if on_clock else descend(best)
+            self.judge(candidate, overloading, built, limit)
+        if self.restart(self.iteration, self.last_best):
+            self.back_to_best()
+            self.last_best = self.iteration
+        if self.relaxed and self.tried >= settings.price_every:
+            self.adapt_price()
+
+    def back_to_best(self) -> None:
+        self.current, self.current_cost, self.excess = self.best.copy(), self.best_cost, 0.0
+
+    def candidate(self, limit: float) -> tuple[Solution | None, bool, bool]:
+        """A candidate (None when the move found none), whether its tasks went back where they may
+        overload, and whether it was built whole (False: given up as dearer than ``limit``)."""
+        rng, settings = self.rng, self.settings
+        draw = rng.random()
+        if self.route_moves and draw < settings.route_move_chance:
+            return route_move(self.current, rng), False, True
+        if draw > 1.0 - settings.visit_move_chance:
+            return visit_move(self.current, rng), False, True
+        candidate = self.current.copy()
+        removed = choose_removal(candidate, self.slots, rng.randint(self.least, self.most), rng, settings)
+        ruin(candidate, removed)
+        rng.shuffle(removed)
+        overloading = self.relaxed and rng.random() < settings.overload_chance
+        # what the candidate's excess costs already (tasks going back only add to it)
+        floor = self.price * overload.solution_excess(candidate) if self.excess > 0.0 else 0.0
+        built = recreate(candidate, removed, self.price if overloading else 0.0, self.allowed, limit - floor)
+        return candidate, overloading, built
+
+    def judge(self, candidate: Solution, overloading: bool, built: bool, limit: float) -> None:
+        """Accept ``candidate`` when it was built whole and costs less than ``limit`` in the search;
+        keep it as the best when it is also valid and the cheapest yet."""
+        candidate_excess = 0.0
+        if self.relaxed:
+            # tasks put back where they fit add no excess to a plan that had none; a candidate
+            # given up counts for the price by the excess it has so far
+            if overloading or self.excess > 0.0:
+                candidate_excess = overload.solution_excess(candidate)
+            self.tried += 1
+            self.valid_tried += candidate_excess == 0.0
+        cost = candidate.cost
+        if built and cost + self.price * candidate_excess < limit:
+            self.current, self.excess = candidate, candidate_excess
+            self.current_cost = cost + self.price * candidate_excess
+            if candidate_excess == 0.0 and cost < self.best_cost - 1e-9:
+                if self.settings.polish_every_best:
+                    descend(candidate)
+                    self.current_cost = cost = candidate.cost
+                self.best, self.best_cost = candidate.copy(), cost
+                self.last_best = self.iteration
+
+    def adapt_price(self) -> None:
+        """Raise the price of excess load when fewer than ``valid_share`` of the plans tried at it
+        were valid, lower it otherwise."""
+        settings = self.settings
+        if self.valid_tried < settings.valid_share * self.tried:
+            self.price *= settings.price_step
+        else:
+            self.price /= settings.price_step
+        self.tried = self.valid_tried = 0
+        self.current_cost = self.current.cost + self.price * self.excess
 
 
 def recreate(
