@@ -22,11 +22,9 @@ import numpy as np
 from apdp.game.auction import MAX_BID_TEXT, check_bid
 from apdp.game.plan import Action, Deliver, Move, Pickup, plans_from_json, plans_to_json
 from apdp.game.task import Task
+from apdp.messages.sizes import READ_BUILD_OUTPUT, READ_MESSAGE, READ_TRACEBACK
 from apdp.messages.strict import BadMessage, integer, keys, parse_object, text
 
-#: Longest fault message and traceback accepted (the worker sends at most 2,000 and 8,000).
-MAX_MESSAGE = 4_000
-MAX_TRACEBACK = 16_000
 #: Most entries in a setup reply's list of protections that are off.
 MAX_UNPROTECTED = 16
 #: What a worker may say is off where it runs (:mod:`apdp.sandbox.confine`): these phrases and no other,
@@ -154,8 +152,8 @@ def _failure(obj: Mapping[str, Any]) -> AgentFailed:
     if not isinstance(load, bool):
         raise BadMessage("a fault reply's load must be true or false")
     return AgentFailed(
-        kind, text(obj["message"], MAX_MESSAGE, "a fault message"),
-        None if tb is None else text(tb, MAX_TRACEBACK, "a traceback"), load,
+        kind, text(obj["message"], READ_MESSAGE, "a fault message"),
+        None if tb is None else text(tb, READ_TRACEBACK, "a traceback"), load,
     )
 
 
@@ -186,7 +184,7 @@ def _decode(obj: Mapping[str, Any], expected: Expected) -> Reply:
         return Ack()
     if expected in ("bid", "plan") and "bad" in obj:
         keys(obj, {"bad"}, set(), "a bad value reply")
-        return NotAValue(text(obj["bad"], MAX_MESSAGE, "a bad value message"))
+        return NotAValue(text(obj["bad"], READ_MESSAGE, "a bad value message"))
     if expected == "bid":
         keys(obj, {"bid"}, set(), "a bid reply", '{"bid": number or null}')
         value = obj["bid"]
@@ -198,7 +196,7 @@ def _decode(obj: Mapping[str, Any], expected: Expected) -> Reply:
         return PlansReply(tuple(tuple(p) for p in plans_from_json(obj["plans"])))
     if expected == "build":
         keys(obj, {"code", "output"}, set(), "a build reply")
-        output = text(obj["output"], MAX_TRACEBACK, "a build's output")
+        output = text(obj["output"], READ_BUILD_OUTPUT, "a build's output")
         return BuildDone(integer(obj["code"], "a build's exit code"), output)
     return Report(obj)
 
@@ -215,7 +213,7 @@ def decode_reply(raw: bytes, expected: Expected) -> Reply:
         kind = obj.get("kind", "exception")
         if kind not in ("exception", "memory"):
             raise BadMessage(f"an error reply's kind must be exception or memory, got {str(kind)[:40]!r}")
-        return AgentFailed(kind, text(obj["error"], MAX_MESSAGE, "an error message"))
+        return AgentFailed(kind, text(obj["error"], READ_MESSAGE, "an error message"))
     try:
         return _decode(obj, expected)
     except BadMessage:

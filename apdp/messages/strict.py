@@ -13,10 +13,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from apdp.messages.sizes import READ_REPLY_BYTES
 from apdp.text import valid_unicode
 
-#: Largest message read from an agent process, in bytes: a plan of 50 tasks takes about 20 KiB.
-MAX_MESSAGE_BYTES = 1 << 20
 #: Most digits of an integer.
 MAX_DIGITS = 19
 
@@ -50,8 +49,8 @@ _DECODER = json.JSONDecoder(parse_int=_integer, parse_float=_finite, parse_const
 def parse_json(raw: bytes) -> object:
     """Decode ``raw`` as strict JSON: UTF-8, no NaN or infinities, integers of at most
     :data:`MAX_DIGITS` digits, nesting within the interpreter's recursion limit."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"a message of {len(raw)} bytes (at most {MAX_MESSAGE_BYTES})")
+    if len(raw) > READ_REPLY_BYTES:
+        raise BadMessage(f"a message of {len(raw)} bytes (at most {READ_REPLY_BYTES})")
     try:
         text = raw.decode("utf-8")
         return _DECODER.decode(text)

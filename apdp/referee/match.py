@@ -38,10 +38,9 @@ from apdp.game.plan import VehiclePlan, check_plans, plans_to_json
 from apdp.game.task import Task
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
 from apdp.messages.replies import BidReply, Expected, NotAValue, PlansReply, SetupDone
+from apdp.messages.sizes import KEPT_MESSAGE, KEPT_TRACEBACK
 from apdp.referee.record import (
     LOGIST_SETTLEMENT,
-    MAX_MESSAGE,
-    MAX_TRACEBACK,
     MAX_VIOLATIONS,
     RECORD_FORMAT,
     SETTLEMENT,
@@ -176,11 +175,11 @@ class _Referee:
               **details: object) -> None:
         """Record ``seat``'s fault and kill its process; ``details`` are extra fields of the fault
         (what came from the agent is cleaned and cut here: nothing it sends is kept as it is)."""
-        seat.fault = Fault(seat.index, kind, phase, task.id if task else None, clean_text(message, MAX_MESSAGE))
+        seat.fault = Fault(seat.index, kind, phase, task.id if task else None, clean_text(message, KEPT_MESSAGE))
         seat.timing["faulted_call"] = seat.last_call
         kept: dict[str, object] = {k: v for k, v in details.items() if v}
         if isinstance(kept.get("traceback"), str):
-            kept["traceback"] = clean_text(kept["traceback"], MAX_TRACEBACK)
+            kept["traceback"] = clean_text(kept["traceback"], KEPT_TRACEBACK)
         self.details[seat.index] = kept
         seat.process.kill()
 

@@ -55,6 +55,7 @@ from apdp.game.fault import Fault
 from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
 from apdp.game.topology import Topology, TopologyError, network_from_json, parse_topology
 from apdp.logist import money
+from apdp.messages.sizes import KEPT_MESSAGE
 from apdp.scenario.networks import load_topology
 from apdp.text import clean_text
 
@@ -68,9 +69,6 @@ LOGIST_SETTLEMENT = "logist"
 TIMING_FIELDS = ("timing", "sandbox")
 #: Violations of an invalid plan kept in its fault (its message counts them all).
 MAX_VIOLATIONS = 10
-#: Longest fault message and traceback kept, in characters.
-MAX_MESSAGE = 2_000
-MAX_TRACEBACK = 8_000
 #: What a record keeps of a fault message and a violation when it must shrink to fit its limit.
 _SHORT_MESSAGE = 300
 _SHORT_VIOLATIONS = 3
@@ -239,7 +237,7 @@ def referee_error_result(agents: int, faults: Sequence[Fault], reason: str) -> d
     """The ``result`` of a match the referee could not finish: no figures, no winner, the reason."""
     return {
         "revenue": [0.0] * agents, "cost": [0.0] * agents, "profit": [0.0] * agents, "winner": None,
-        "faults": [f.to_json() for f in faults], "referee_error": clean_text(reason, MAX_MESSAGE),
+        "faults": [f.to_json() for f in faults], "referee_error": clean_text(reason, KEPT_MESSAGE),
     }
 
 

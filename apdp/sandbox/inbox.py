@@ -11,7 +11,8 @@ from __future__ import annotations
 import struct
 from collections import deque
 
-from apdp.messages.strict import MAX_MESSAGE_BYTES, BadMessage
+from apdp.messages.sizes import READ_REPLY_BYTES
+from apdp.messages.strict import BadMessage
 
 
 def frame_at(buffer: bytearray, offset: int) -> tuple[int, int] | None:
@@ -26,8 +27,8 @@ def frame_at(buffer: bytearray, offset: int) -> tuple[int, int] | None:
             return None
         (size,) = struct.unpack_from("!Q", buffer, offset + 4)
         header = 12
-    if size > MAX_MESSAGE_BYTES or size < 0:
-        raise BadMessage(f"a reply of more than {MAX_MESSAGE_BYTES} bytes")
+    if size > READ_REPLY_BYTES or size < 0:
+        raise BadMessage(f"a reply of more than {READ_REPLY_BYTES} bytes")
     return (header, size) if len(buffer) >= offset + header + size else None
 
 

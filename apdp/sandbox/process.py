@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from apdp.game.fault import FaultKind
 from apdp.messages.calls import Call, SandboxCall, TwoCalls
 from apdp.messages.replies import AgentFailed, Expected, Reply, SetupDone, decode_reply
+from apdp.messages.sizes import OUTPUT_NOTES_BYTES
 from apdp.messages.strict import BadMessage
 from apdp.sandbox.cgroup import oom_kills
 from apdp.sandbox.confine import Confinement
@@ -361,7 +362,7 @@ class AgentProcess:
         Bytes are read as they come, several messages at a time when they are there, and never
         past the deadline: a process that sends half a message and goes quiet is killed like one that
         sends nothing (see :class:`Inbox`). EOFError at the end of the pipe; BadMessage for a
-        message longer than ``MAX_MESSAGE_BYTES``."""
+        message longer than ``READ_REPLY_BYTES``."""
         assert self._conn is not None and self._poller is not None
         while True:
             taken = self._inbox.take()
@@ -522,7 +523,7 @@ class AgentProcess:
             return ""
         try:
             with open(self._output_path, "rb") as f:
-                data = f.read(self.limits.output_kb * 1024 + 256)
+                data = f.read(self.limits.output_kb * 1024 + OUTPUT_NOTES_BYTES)
             os.unlink(self._output_path)
         except OSError:
             return ""

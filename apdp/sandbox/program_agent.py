@@ -26,12 +26,10 @@ from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall
 from apdp.messages.replies import AgentFailed, BidReply, BuildDone, PlansReply, Reply, decode_reply
+from apdp.messages.sizes import PROGRAM_LINE_BYTES, SENT_BUILD_OUTPUT
 from apdp.messages.strict import BadMessage, keys, parse_object
 from apdp.sandbox.confine import build_output
 from apdp.sandbox.syscalls import PR_SET_DUMPABLE, prctl
-
-#: Longest reply line read from a program, in bytes.
-MAX_LINE = 16 * 1024 * 1024
 
 
 class ProgramFailed(Exception):
@@ -68,11 +66,11 @@ class ProgramAgent(Agent):
         except (BrokenPipeError, OSError):
             raise ProtocolError(f"the program ended before {call.name!r} (exit code "
                                 f"{self._process.poll() if self._process else '?'})") from None
-        line = self._from.readline(MAX_LINE)
+        line = self._from.readline(PROGRAM_LINE_BYTES)
         if not line:
             raise ProtocolError(f"the program closed its output instead of answering {call.name!r}")
         if not line.endswith(b"\n"):
-            raise ProtocolError(f"reply to {call.name!r} longer than {MAX_LINE} bytes")
+            raise ProtocolError(f"reply to {call.name!r} longer than {PROGRAM_LINE_BYTES} bytes")
         try:
             reply = decode_reply(line, call.expects)
         except BadMessage as exc:
@@ -98,7 +96,7 @@ class ProgramAgent(Agent):
         self._to, self._from = self._process.stdin, self._process.stdout
         if self._program.ready:
             assert self._from is not None
-            line = self._from.readline(MAX_LINE)
+            line = self._from.readline(PROGRAM_LINE_BYTES)
             if _ready_line(line) != PROTOCOL:
                 raise ProtocolError(f'its agent.toml says ready = true, but its first line is not {{"ready": '
                                     f'"{PROTOCOL}"}}: {line[:80]!r}')
@@ -154,12 +152,12 @@ def run_build(program: AgentProgram) -> BuildDone:
                               stderr=subprocess.STDOUT, cwd=os.getcwd(), check=False)
     except OSError as exc:
         return BuildDone(127, f"cannot start {program.build[0]!r}: {exc.strerror}")
-    output = done.stdout[-8000:].decode("utf-8", "replace")
+    output = done.stdout[-SENT_BUILD_OUTPUT:].decode("utf-8", "replace")
     if done.returncode == 0 and target is not None:
         try:
             copy_tree(target[0], target[1])
         except (OSError, BuildOutputError) as exc:
-            return BuildDone(1, f"{output}\napdp: the build's output cannot be kept: {exc}"[-8000:])
+            return BuildDone(1, f"{output}\napdp: the build's output cannot be kept: {exc}"[-SENT_BUILD_OUTPUT:])
     return BuildDone(done.returncode, output)
 
 

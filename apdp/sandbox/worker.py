@@ -37,7 +37,7 @@ from apdp.messages.replies import (
     bid_reply,
     plans_reply,
 )
-from apdp.messages.strict import MAX_MESSAGE_BYTES
+from apdp.messages.sizes import READ_REPLY_BYTES, SENT_MESSAGE, SENT_TRACEBACK
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.program_agent import ProgramAgent, ProgramFailed, run_build
 
@@ -120,7 +120,7 @@ def _prepare(limits: ProcessLimits) -> None:
 
 def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> AgentFailed:
     if isinstance(exc, ProgramFailed):  # an agent program's own words: no Python traceback of ours
-        return AgentFailed(exc.kind, exc.message[:2000])
+        return AgentFailed(exc.kind, exc.message[:SENT_MESSAGE])
     kind: Literal["exception", "memory"] = "memory" if isinstance(exc, MemoryError) else "exception"
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""
@@ -133,19 +133,19 @@ def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> Agen
     else:
         message = f"{type(exc).__name__}: {exc}{where}"
     tb = "".join(traceback.format_exception(exc))
-    return AgentFailed(kind, message[:2000], tb[-8000:])
+    return AgentFailed(kind, message[:SENT_MESSAGE], tb[-SENT_TRACEBACK:])
 
 
 def _send(conn: Connection, reply: Reply) -> None:
     try:
         data = json.dumps(reply.to_json()).encode("utf-8")
     except (TypeError, ValueError) as exc:
-        data = json.dumps(AgentFailed("exception", f"unserialisable reply: {exc}"[:2000]).to_json()).encode()
-    if len(data) > MAX_MESSAGE_BYTES:  # the referee would refuse it as a broken reply
+        data = json.dumps(AgentFailed("exception", f"unserialisable reply: {exc}"[:SENT_MESSAGE]).to_json()).encode()
+    if len(data) > READ_REPLY_BYTES:  # the referee would refuse it as a broken reply
         if isinstance(reply, PlansReply):
             actions = sum(len(p) for p in reply.plans)
             message = (f"plans of {actions} actions take {len(data)} bytes, more than a reply may hold "
-                       f"({MAX_MESSAGE_BYTES}): a plan never needs that many moves")
+                       f"({READ_REPLY_BYTES}): a plan never needs that many moves")
             data = json.dumps(NotAValue(message).to_json()).encode()
         else:
             data = json.dumps(AgentFailed("exception", f"a reply of {len(data)} bytes").to_json()).encode()

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from apdp.check.verify import verify_record
+from apdp.messages.sizes import KEPT_MESSAGE, KEPT_TRACEBACK
 from apdp.referee.match import play_match
 from apdp.referee.record import record_size, referee_error
 from apdp.tournament.config import make_config
@@ -112,7 +113,7 @@ def test_enormous_replies_keep_the_record_within_its_limit(tmp_path: Path, mode:
     else:
         assert [f["kind"] for f in faults] == [kind], faults
     fault = faults[0] if faults else {}
-    assert len(fault.get("message", "")) <= 2000 and len(fault.get("traceback", "")) <= 8000
+    assert len(fault.get("message", "")) <= KEPT_MESSAGE and len(fault.get("traceback", "")) <= KEPT_TRACEBACK
     assert len(fault.get("violations", [])) <= 10
     assert record_size(record) <= 256 * 1024, record_size(record)
     assert "\x1b" not in json.dumps(record)
