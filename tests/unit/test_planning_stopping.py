@@ -36,7 +36,8 @@ def test_no_improvement_counts_from_the_last_best_and_0_is_never() -> None:
 def test_a_run_stops_on_its_budget_or_on_the_clock_and_logs_which() -> None:
     topology = load_topology("france")
     rng = random.Random(1)
-    tasks = [Task(k, *rng.sample(topology.cities, 2), rng.randint(1, 5)) for k in range(8)]
+    pairs = [rng.sample(topology.cities, 2) for _ in range(8)]
+    tasks = [Task(k, pickup, delivery, rng.randint(1, 5)) for k, (pickup, delivery) in enumerate(pairs)]
     problem = Problem(topology, [Vehicle("a", "Paris", 20, 5), Vehicle("b", "Lyon", 20, 5)], tasks)
     start = construct(Solution.empty(problem), list(range(len(tasks))))
     log = SearchLog()
