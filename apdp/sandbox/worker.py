@@ -132,8 +132,18 @@ def _fault_reply(exc: BaseException, agent_file: str, memory_bytes: int) -> Agen
         message = f"out of memory: the limit is {memory_bytes // 2**20} MiB per agent process{where}"
     else:
         message = f"{type(exc).__name__}: {exc}{where}"
-    tb = "".join(traceback.format_exception(exc))
-    return AgentFailed(kind, message[:SENT_MESSAGE], tb[-SENT_TRACEBACK:])
+    return AgentFailed(kind, message[:SENT_MESSAGE], agent_traceback(exc)[-SENT_TRACEBACK:])
+
+
+def agent_traceback(exc: BaseException) -> str:
+    """``exc``'s traceback from the agent's own first frame: the worker's frames that called into the
+    agent (this module's) are left out, so the traceback starts where the agent's code does and ends
+    with the exception's line as ever. Frames of apdp's code the agent called stay where they are; an
+    exception with no frame outside the worker keeps them all."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_globals.get("__name__") == __name__:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__ if tb is None else tb))
 
 
 def _send(conn: Connection, reply: Reply) -> None:

@@ -98,6 +98,10 @@ def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Pat
     assert (thrown["kind"], thrown["phase"], thrown["task"]) == ("exception", "bid", 1)
     assert "IllegalArgumentException: cannot price (Task 1" in thrown["message"]
     assert "demo.Plain.askPrice, Plain.java:" in thrown["message"]
+    trace = record["output"][0].split("apdp host: the agent failed in 'bid':\n", 1)[1].splitlines()
+    assert trace[0].startswith("java.lang.IllegalArgumentException: cannot price"), trace
+    assert trace[1].startswith("\tat demo.Plain.askPrice(Plain.java:"), trace  # the agent's frame first
+    assert not any("apdp.host." in line for line in trace), trace  # none of the host's (issue 34)
     assert (quit_["phase"], quit_["task"]) == ("bid", 1)
     assert "the agent called System.exit" in quit_["message"]
     assert record["result"]["winner"] is None

@@ -137,7 +137,10 @@ def test_fault_details_are_structured() -> None:
     raised = play_match(fast_scenario(tasks=2, agents={"misbehave": {"mode": "raise_bid"}}),
                         [MISBEHAVE, "template"], seed=1)
     assert "import_error" not in raised["result"]["faults"][0]
-    assert "RuntimeError: hostile agent raises in bid" in raised["result"]["faults"][0]["traceback"]
+    traceback = raised["result"]["faults"][0]["traceback"]
+    assert "RuntimeError: hostile agent raises in bid" in traceback
+    first = traceback.splitlines()[1]  # the agent's own frame first, none of the worker's (issue 34)
+    assert first.startswith('  File "') and "misbehave.py" in first and "worker.py" not in traceback, traceback
     capacity = play_match(fast_scenario(tasks=12, agents={"misbehave": {"mode": "plan_capacity"}}),
                           [MISBEHAVE, "template"], seed=5)
     violations = capacity["result"]["faults"][0]["violations"]

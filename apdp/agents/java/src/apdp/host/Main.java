@@ -9,6 +9,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -626,6 +627,7 @@ public final class Main {
             cause = cause.getCause();
         }
         System.err.println("apdp host: the agent failed in '" + type + "':");
+        cause.setStackTrace(agentStack(cause.getStackTrace()));
         cause.printStackTrace(System.err);
         String message = cause.toString();
         boolean memory = cause instanceof OutOfMemoryError;
@@ -643,6 +645,24 @@ public final class Main {
             reply.put("kind", "memory"); // the same fault as a Python agent's MemoryError
         }
         return reply;
+    }
+
+    /**
+     * A stack without the host's frames that called into the agent (the host's own and reflection's, at its
+     * outer end), as a Python agent's traceback is kept without the worker's: the agent's frames and those of
+     * what it called stay. A stack with nothing else is kept whole.
+     */
+    private static StackTraceElement[] agentStack(StackTraceElement[] stack) {
+        int end = stack.length;
+        while (end > 0 && callsIntoTheAgent(stack[end - 1].getClassName())) {
+            end--;
+        }
+        return end == 0 ? stack : Arrays.copyOf(stack, end);
+    }
+
+    private static boolean callsIntoTheAgent(String c) {
+        return c.startsWith("apdp.host.") || c.startsWith("jdk.internal.reflect.")
+                || c.startsWith("java.lang.reflect.");
     }
 
     /** The first frame of the agent's own code in {@code t}'s stack, if any. */
