@@ -15,9 +15,10 @@ figures depend on the store alone, never on the machine or its load:
 * **reference marginal cost** of a task for an agent: the cost of cheapest insertion of the task
   (pickup and delivery, capacity respected; :func:`apdp.baselines.planning.cheapest_insertion`)
   into the reference fleet, which holds the tasks the agent had won before that auction, each
-  inserted at its cheapest place in auction order. Greedy insertion, not LNS: it takes no search,
-  so all the auctions of a tournament are priced in a moment, and it is the rule the study's
-  baselines price by.
+  inserted at its cheapest place in auction order. Cheapest insertion (an exact sweep over every
+  pickup and delivery position), not LNS: it takes no search, so all the auctions of a tournament are
+  priced in a moment. It is not the baselines' greedy insertion (:mod:`apdp.baselines.greedy`: the
+  pickup first, then the delivery after it), which can price a task otherwise.
 * **markup** = bid / the agent's own reference marginal cost - 1, for every auction it bid in (an
   abstention has none). Auctions where that marginal cost is 0 (under
   :data:`~apdp.analysis.figures.ZERO_COST`: the task lies on the fleet's way) or where no vehicle
