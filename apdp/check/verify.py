@@ -79,15 +79,32 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         return [
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:20]
         ]
-    problems: list[str] = []
     try:
         topology = record_topology(data)
     except TopologyError as exc:
         return [f"topology: {exc}"]
     n = len(rec.agents)
     if len(rec.companies) != n:
-        problems.append(f"{n} agents but {len(rec.companies)} companies")
+        return [f"{n} agents but {len(rec.companies)} companies"]
+    companies, tasks, problems = _companies_and_tasks(rec, topology)
+    if problems:
         return problems
+    faulty = {f.agent for f in rec.result.faults}
+    problems += _fault_problems(rec)
+    won, revenue = _auctions(rec, tasks, problems)
+    if len(rec.plans) != n:
+        problems.append(f"{len(rec.plans)} plan entries for {n} agents")
+        return problems
+    costs, parsed = _plans(rec, topology, companies, won, tasks, problems)
+    if rec.settlement == LOGIST_SETTLEMENT:
+        return problems + _logist_result(data, rec, topology, companies, parsed)
+    return problems + _result_problems(rec, revenue, costs, faulty)
+
+
+def _companies_and_tasks(rec: MatchRecord, topology: Topology) -> tuple[list[Company], dict[int, Task], list[str]]:
+    """The record's companies and tasks by id, and what is wrong with them (cities, capacities,
+    weights, rewards, ids used twice)."""
+    problems: list[str] = []
     companies: list[Company] = []
     for c, comp in enumerate(rec.companies):
         vehicles = []
@@ -110,23 +127,29 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         if t.reward is not None and t.reward < 0:
             problems.append(f"task {t.id}: reward must be >= 0")
         tasks[t.id] = t.task()
-    if problems:
-        return problems
+    return companies, tasks, problems
 
-    faulty = {f.agent for f in rec.result.faults}
+
+def _fault_problems(rec: MatchRecord) -> list[str]:
+    """Faults of agents the match does not have, or of kinds apdp does not know."""
+    problems = []
     for f in rec.result.faults:
-        if not 0 <= f.agent < n:
+        if not 0 <= f.agent < len(rec.agents):
             problems.append(f"fault of unknown agent {f.agent}")
         if f.kind not in {k.value for k in FaultKind}:
             problems.append(f"fault of agent {f.agent}: unknown kind {f.kind!r}")
         assert f.phase in PHASES
+    return problems
 
-    # Auctions: one per task, in order; the lowest bid wins.
+
+def _auctions(rec: MatchRecord, tasks: dict[int, Task], problems: list[str]) -> tuple[list[list[Task]], list[float]]:
+    """The tasks each agent won and its revenue, replaying the auctions: one per task, in order;
+    the lowest bid wins. What is wrong with them goes into ``problems``."""
+    n = len(rec.agents)
     logist = rec.settlement == LOGIST_SETTLEMENT
     won: list[list[Task]] = [[] for _ in range(n)]
     revenue = [0.0] * n
-    order = [t.id for t in rec.tasks]
-    if [a.task for a in rec.auctions] != order:
+    if [a.task for a in rec.auctions] != [t.id for t in rec.tasks]:
         problems.append("auctions do not follow the tasks one by one in order")
     for k, auction in enumerate(rec.auctions):
         label = f"auction {k} (task {auction.task})"
@@ -150,27 +173,32 @@ def verify_record(data: dict[str, Any]) -> list[str]:
         winning_bid = auction.bids[auction.winner]
         if winning_bid is not None:
             revenue[auction.winner] += float(winning_bid)
-        if auction.winner not in low:
-            lowest = f"{auction.bids[low[0]]!r} by agent {low[0]}" if low else "no bids at all"
-            problems.append(
-                f"{label}: won by agent {auction.winner} with {winning_bid!r}, "
-                f"not the lowest bid ({lowest})"
-            )
-        elif rec.ties == "first" and auction.winner != low[0]:
-            problems.append(
-                f"{label}: won by agent {auction.winner}, but a tie goes to the agent listed first "
-                f"(agent {low[0]})"
-            )
+        problems += _winner_problems(rec, label, auction.bids, auction.winner, low)
         if auction.task in tasks:
             won[auction.winner].append(tasks[auction.task])
+    return won, revenue
 
-    # Plans: every sound agent's plans are valid; a plan fault's plans really are invalid.
-    if len(rec.plans) != n:
-        problems.append(f"{len(rec.plans)} plan entries for {n} agents")
-        return problems
+
+def _winner_problems(rec: MatchRecord, label: str, bids: list[Any], winner: int, low: list[int]) -> list[str]:
+    """What is wrong with an auction's winner: not the lowest bidder, or not the first listed of a tie
+    the record gives to the first."""
+    if winner not in low:
+        lowest = f"{bids[low[0]]!r} by agent {low[0]}" if low else "no bids at all"
+        return [f"{label}: won by agent {winner} with {bids[winner]!r}, not the lowest bid ({lowest})"]
+    if rec.ties == "first" and winner != low[0]:
+        return [f"{label}: won by agent {winner}, but a tie goes to the agent listed first (agent {low[0]})"]
+    return []
+
+
+def _plans(rec: MatchRecord, topology: Topology, companies: list[Company], won: list[list[Task]],
+           tasks: dict[int, Task], problems: list[str]) -> tuple[list[float], list[list[VehiclePlan] | None]]:
+    """Each agent's plan cost and its plans read (None: none or unreadable): every sound agent's
+    plans are valid, a plan fault's plans really are invalid; what is wrong goes into ``problems``."""
+    logist = rec.settlement == LOGIST_SETTLEMENT
+    faulty = {f.agent for f in rec.result.faults}
     plan_faults = {f.agent for f in rec.result.faults if f.kind == FaultKind.INVALID_PLAN}
     costs: list[float] = []
-    parsed: list[list[VehiclePlan] | None] = [None] * n
+    parsed: list[list[VehiclePlan] | None] = [None] * len(rec.agents)
     for i, raw in enumerate(rec.plans):
         if raw is None:
             costs.append(0.0)
@@ -191,10 +219,14 @@ def verify_record(data: dict[str, Any]) -> list[str]:
             problems.append(f"agent {i}: recorded as an invalid plan, but its plan is valid")
         costs.append(company_cost(topology, companies[i].vehicles, plans))
         parsed[i] = plans
-    if logist:
-        return problems + _logist_result(data, rec, topology, companies, parsed)
+    return costs, parsed
 
-    # Result: the figures add up (by the record's settlement rule) and the winner follows from them.
+
+def _result_problems(rec: MatchRecord, revenue: list[float], costs: list[float], faulty: set[int]) -> list[str]:
+    """What is wrong with the result: its figures add up (by the record's settlement rule) and the
+    winner follows from them."""
+    n = len(rec.agents)
+    problems = []
     if rec.settlement == SETTLEMENT:
         revenue = [0.0 if i in faulty else r for i, r in enumerate(revenue)]
     profit = [r - c for r, c in zip(revenue, costs, strict=True)]
