@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from apdp.errors import UserError
 from apdp.game.distribution import TaskDistribution
@@ -55,6 +56,17 @@ class LogistTasks(BaseModel):
     probability: LogistLaw
     reward: LogistLaw
     weight: LogistLaw
+    #: ``<no-task>``: the probability that a city offers no task (the reactive exercise); None when
+    #: absent (0 everywhere). A uniform law draws one value per city after the matrices, in every mode.
+    no_task: LogistLaw | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_no_task(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # an auction's <tasks> (no <no-task>) dumps as it always did: stored configurations compare equal
+        out: dict[str, Any] = handler(self)
+        if self.no_task is None:
+            out.pop("no_task", None)
+        return out
 
     @model_validator(mode="after")
     def _sensible(self) -> LogistTasks:
@@ -138,6 +150,18 @@ def draw_matrices(topology: Topology, spec: LogistTasks, rng: JavaRandom) -> Log
     return LogistMatrices(topology.cities, matrices[0], matrices[1], matrices[2])
 
 
+def draw_no_task(spec: LogistTasks, cities: int, rng: JavaRandom) -> tuple[float, ...]:
+    """Each city's no-task probability, drawn after the matrices: a constant law gives every city
+    ``(min + max) / 2`` without a draw, a uniform one ``min + (max - min) * nextDouble()`` per city."""
+    law = spec.no_task
+    if law is None:
+        return (0.0,) * cities
+    if law.distribution == "constant":
+        return ((law.min + law.max) / 2.0,) * cities
+    diff = law.max - law.min
+    return tuple(law.min + diff * rng.next_double() for _ in range(cities))
+
+
 def _pick(probability: Matrix, row_sums: Sequence[float], total: float, rng: JavaRandom) -> tuple[int, int]:
     """The platform's walk: a row by subtracting row sums, then a column by adding its values."""
     x = rng.next_double() * total
@@ -158,6 +182,12 @@ def draw_logist_tasks(topology: Topology, spec: LogistTasks, count: int) -> list
     """The first ``count`` tasks the platform draws for ``spec`` on ``topology``, ids 0, 1, ..."""
     rng = JavaRandom(spec.rng_seed)
     m = draw_matrices(topology, spec, rng)
+    draw_no_task(spec, len(m.cities), rng)
+    return draw_batch(m, count, rng)
+
+
+def draw_batch(m: LogistMatrices, count: int, rng: JavaRandom) -> list[Task]:
+    """The round's batch of ``count`` tasks (ids 0, 1, ...) drawn with ``rng`` from the matrices ``m``."""
     row_sums = [sum_in_order(row) for row in m.probability]
     total = sum_in_order(row_sums)
     if not total > 0:
@@ -190,11 +220,12 @@ class LogistDistribution(TaskDistribution):
         m = draw_matrices(topology, spec, JavaRandom(spec.rng_seed))
         n = len(topology.cities)
         uniform = sum(law.distribution == "uniform" for law in (spec.probability, spec.reward, spec.weight))
+        no_task_draws = n if spec.no_task is not None and spec.no_task.distribution == "uniform" else 0
         #: Under the platform's draw, its generator as its agents find it (DefaultTaskDistribution.getRandom()):
         #: seeded with rngSeed, past the draws of the matrices before setup and of the ``tasks`` tasks after
         #: it. None under a secret draw: an agent's generator is then seeded from its own seed.
         self.generator: dict[str, int] | None = (
-            {"seed": spec.rng_seed, "before_setup": uniform * n * (n - 1), "after_setup": tasks}
+            {"seed": spec.rng_seed, "before_setup": uniform * n * (n - 1) + no_task_draws, "after_setup": tasks}
             if platform_draw else None
         )
         cities = topology.cities
