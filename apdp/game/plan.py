@@ -9,7 +9,7 @@ filling in the moves along shortest paths; ``check_plans`` is the exact check th
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from apdp.game.company import Vehicle
@@ -165,87 +165,102 @@ def check_plans(
     ``cities``, the Logist platform's check: where a task is picked up and delivered is not checked
     (its plan verifier never looks; the moves are charged all the same).
     """
-    out: list[Violation] = []
     won_by_id = {t.id: t for t in won}
-    known = known if known is not None else won_by_id
+    check = _PlanCheck(topology, won_by_id, known if known is not None else won_by_id, cities)
     if len(plans) != len(vehicles):
-        out.append(
+        check.out.append(
             Violation(None, None, None, f"expected {len(vehicles)} vehicle plans, got {len(plans)}")
         )
-    picked_by: dict[int, int] = {}
-    delivered_by: dict[int, int] = {}
     for v, (vehicle, plan) in enumerate(zip(vehicles, plans, strict=False)):
+        check.vehicle(v, vehicle, plan)
+    for tid in sorted(won_by_id):
+        if tid not in check.picked_by and tid not in check.delivered_by:
+            check.out.append(Violation(None, None, tid, f"won task {tid} is never picked up nor delivered"))
+    return check.out
+
+
+@dataclass(slots=True)
+class _PlanCheck:
+    """One company's plans checked vehicle by vehicle: the violations found, and which vehicle
+    picked up and delivered each task."""
+
+    topology: Topology
+    won: dict[int, Task]
+    known: Mapping[int, Task]
+    cities: bool
+    out: list[Violation] = field(default_factory=list)
+    picked_by: dict[int, int] = field(default_factory=dict)
+    delivered_by: dict[int, int] = field(default_factory=dict)
+
+    def vehicle(self, v: int, vehicle: Vehicle, plan: Sequence[Action]) -> None:
+        """Check vehicle ``v``'s plan, action by action, from its home and empty."""
         here = vehicle.home
         load = 0.0
         carrying: set[int] = set()
         for a, action in enumerate(plan):
             if isinstance(action, Move):
-                if action.city not in topology:
-                    out.append(Violation(v, a, None, f"move to unknown city {action.city!r}"))
-                    continue
-                if topology.road_length(here, action.city) is None:
-                    out.append(
-                        Violation(v, a, None, f"move from {here} to {action.city} follows no road")
-                    )
-                here = action.city
+                here = self.move(v, a, here, action.city)
                 continue
             if not isinstance(action, Pickup | Deliver):
-                out.append(Violation(v, a, None, f"unknown action {action!r}"))
+                self.out.append(Violation(v, a, None, f"unknown action {action!r}"))
                 continue
             tid = action.task
-            task = won_by_id.get(tid)
+            task = self.won.get(tid)
             if task is None:
-                whose = "a task of another company" if tid in known else "an unknown task"
-                out.append(Violation(v, a, tid, f"task {tid} is {whose}"))
-                continue
-            if isinstance(action, Pickup):
-                if tid in picked_by:
-                    out.append(Violation(v, a, tid, f"task {tid} picked up twice"))
-                    continue
-                picked_by[tid] = v
-                if cities and here != task.pickup:
-                    out.append(
-                        Violation(v, a, tid, f"task {tid} picked up in {here}, not in {task.pickup}")
-                    )
-                carrying.add(tid)
-                load += task.weight
-                if load > vehicle.capacity + 1e-9:
-                    out.append(
-                        Violation(
-                            v,
-                            a,
-                            tid,
-                            f"load {load:g} exceeds capacity {vehicle.capacity:g} "
-                            f"after picking up task {tid}",
-                        )
-                    )
+                whose = "a task of another company" if tid in self.known else "an unknown task"
+                self.out.append(Violation(v, a, tid, f"task {tid} is {whose}"))
+            elif isinstance(action, Pickup):
+                load = self.pickup(v, a, vehicle, task, here, load, carrying)
             else:
-                if tid in delivered_by:
-                    out.append(Violation(v, a, tid, f"task {tid} delivered twice"))
-                    continue
-                delivered_by[tid] = v
-                if tid not in carrying:
-                    if tid in picked_by and picked_by[tid] != v:
-                        msg = f"task {tid} delivered by vehicle {v} but picked up by vehicle {picked_by[tid]}"
-                    else:
-                        msg = f"task {tid} delivered before it was picked up"
-                    out.append(Violation(v, a, tid, msg))
-                    continue
-                if cities and here != task.delivery:
-                    out.append(
-                        Violation(
-                            v, a, tid, f"task {tid} delivered in {here}, not in {task.delivery}"
-                        )
-                    )
-                carrying.discard(tid)
-                load -= task.weight
+                load = self.deliver(v, a, task, here, load, carrying)
         for tid in sorted(carrying):
-            if delivered_by.get(tid) is None:
-                out.append(Violation(v, None, tid, f"task {tid} picked up but never delivered"))
-    for tid in sorted(won_by_id):
-        if tid not in picked_by and tid not in delivered_by:
-            out.append(Violation(None, None, tid, f"won task {tid} is never picked up nor delivered"))
-    return out
+            if self.delivered_by.get(tid) is None:
+                self.out.append(Violation(v, None, tid, f"task {tid} picked up but never delivered"))
+
+    def move(self, v: int, a: int, here: str, city: str) -> str:
+        """Where vehicle ``v`` is after action ``a``, a move from ``here`` to ``city``."""
+        if city not in self.topology:
+            self.out.append(Violation(v, a, None, f"move to unknown city {city!r}"))
+            return here
+        if self.topology.road_length(here, city) is None:
+            self.out.append(Violation(v, a, None, f"move from {here} to {city} follows no road"))
+        return city
+
+    def pickup(self, v: int, a: int, vehicle: Vehicle, task: Task, here: str, load: float, carrying: set[int]) -> float:
+        """The vehicle's load after action ``a``, picking up ``task`` in ``here``."""
+        tid = task.id
+        if tid in self.picked_by:
+            self.out.append(Violation(v, a, tid, f"task {tid} picked up twice"))
+            return load
+        self.picked_by[tid] = v
+        if self.cities and here != task.pickup:
+            self.out.append(Violation(v, a, tid, f"task {tid} picked up in {here}, not in {task.pickup}"))
+        carrying.add(tid)
+        load += task.weight
+        if load > vehicle.capacity + 1e-9:
+            self.out.append(Violation(
+                v, a, tid, f"load {load:g} exceeds capacity {vehicle.capacity:g} after picking up task {tid}"
+            ))
+        return load
+
+    def deliver(self, v: int, a: int, task: Task, here: str, load: float, carrying: set[int]) -> float:
+        """The vehicle's load after action ``a``, delivering ``task`` in ``here``."""
+        tid = task.id
+        if tid in self.delivered_by:
+            self.out.append(Violation(v, a, tid, f"task {tid} delivered twice"))
+            return load
+        self.delivered_by[tid] = v
+        if tid not in carrying:
+            if tid in self.picked_by and self.picked_by[tid] != v:
+                msg = f"task {tid} delivered by vehicle {v} but picked up by vehicle {self.picked_by[tid]}"
+            else:
+                msg = f"task {tid} delivered before it was picked up"
+            self.out.append(Violation(v, a, tid, msg))
+            return load
+        if self.cities and here != task.delivery:
+            self.out.append(Violation(v, a, tid, f"task {tid} delivered in {here}, not in {task.delivery}"))
+        carrying.discard(tid)
+        return load - task.weight
 
 
 def action_from_json(item: object) -> Action:
