@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from apdp.tournament.rating import BOOTSTRAP, FloatArray, bradley_terry_samples
+from apdp.tournament.rating import BOOTSTRAP, FloatArray, Rating, bradley_terry_samples
 from apdp.tournament.store import StoredMatch
 
 #: The fewest matches of an agent for which its rating's bootstrap interval is shown.
@@ -139,52 +139,57 @@ def faulted_sides(match: StoredMatch) -> set[int]:
     return {int(f["agent"]) for f in match.faults}
 
 
-def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = BOOTSTRAP,
-            errors: Sequence[PooledMatch] = ()) -> Statistics:
-    """All statistics of the pooled matches (two agents per match), the intervals from ``bootstrap``
-    resamples; ``errors`` are the matches the referee could not finish, counted apart (per agent and
-    in all) and in no other figure."""
-    agents = sorted({a for p in pooled for a in p.match.agents})
-    index = {a: i for i, a in enumerate(agents)}
-    played: dict[str, set[tuple[str, str, int]]] = defaultdict(set)
-    wins: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
-    losses: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)
-    draws: Counter[str] = Counter()
-    ties: dict[str, Counter[tuple[str, str, int]]] = defaultdict(Counter)  # draws per tournament
-    count: Counter[str] = Counter()
-    faults: dict[str, Counter[str]] = defaultdict(Counter)
-    profits: dict[str, list[float]] = defaultdict(list)
-    faulted: Counter[str] = Counter()
-    leg_profits: dict[tuple[str, str], tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
-    legs: dict[tuple[str, str], Leg] = {}
-    grid: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
-    first: list[int] = []
-    second: list[int] = []
-    score: list[float] = []
-    for p in pooled:
+TournamentKey = tuple[str, str, int]  # (results folder, topology, tournament seed)
+
+
+@dataclass
+class _Tally:
+    """What the matches add up to, match by match, before the standings are drawn from it."""
+
+    played: dict[str, set[TournamentKey]] = field(default_factory=lambda: defaultdict(set))
+    wins: dict[str, Counter[TournamentKey]] = field(default_factory=lambda: defaultdict(Counter))
+    losses: dict[str, Counter[TournamentKey]] = field(default_factory=lambda: defaultdict(Counter))
+    draws: Counter[str] = field(default_factory=Counter)
+    #: draws per tournament
+    ties: dict[str, Counter[TournamentKey]] = field(default_factory=lambda: defaultdict(Counter))
+    count: Counter[str] = field(default_factory=Counter)
+    faults: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    profits: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    faulted: Counter[str] = field(default_factory=Counter)
+    leg_profits: dict[tuple[str, str], tuple[list[float], list[float]]] = field(
+        default_factory=lambda: defaultdict(lambda: ([], [])))
+    legs: dict[tuple[str, str], Leg] = field(default_factory=dict)
+    grid: dict[str, dict[str, list[int]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(lambda: [0, 0, 0])))
+    #: the ratings' data: company 0's agent, company 1's, and company 0's score, match by match
+    first: list[int] = field(default_factory=list)
+    second: list[int] = field(default_factory=list)
+    score: list[float] = field(default_factory=list)
+
+    def add(self, p: PooledMatch, index: dict[str, int]) -> None:
+        """Count match ``p`` (``index``: each agent's column in the ratings)."""
         m = p.match
         bad = faulted_sides(m)
         for side, agent in enumerate(m.agents):
-            played[agent].add(p.tournament)
-            count[agent] += 1
+            self.played[agent].add(p.tournament)
+            self.count[agent] += 1
             if side in bad:
-                faulted[agent] += 1
+                self.faulted[agent] += 1
             else:
-                profits[agent].append(m.profit[side])
-                leg_profits[(m.agents[0], m.agents[1])][side].append(m.profit[side])
+                self.profits[agent].append(m.profit[side])
+                self.leg_profits[(m.agents[0], m.agents[1])][side].append(m.profit[side])
             result = outcome(m, side)
             if result == "W":
-                wins[agent][p.tournament] += 1
+                self.wins[agent][p.tournament] += 1
             elif result == "L":
-                losses[agent][p.tournament] += 1
+                self.losses[agent][p.tournament] += 1
             else:
-                draws[agent] += 1
-                ties[agent][p.tournament] += 1
-            opponent = m.agents[1 - side]
-            grid[agent][opponent]["WDL".index(result)] += 1
+                self.draws[agent] += 1
+                self.ties[agent][p.tournament] += 1
+            self.grid[agent][m.agents[1 - side]]["WDL".index(result)] += 1
         for fault in m.faults:
-            faults[m.agents[int(fault["agent"])]][str(fault.get("kind"))] += 1
-        leg = legs.setdefault((m.agents[0], m.agents[1]), Leg(m.agents[0], m.agents[1]))
+            self.faults[m.agents[int(fault["agent"])]][str(fault.get("kind"))] += 1
+        leg = self.legs.setdefault((m.agents[0], m.agents[1]), Leg(m.agents[0], m.agents[1]))
         result = outcome(m, 0)
         leg.matches += 1
         leg.wins += result == "W"
@@ -192,71 +197,84 @@ def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = BOOTSTRAP,
         leg.losses += result == "L"
         leg.faulted += 0 in bad
         leg.opponent_faulted += 1 in bad
-        first.append(index[m.agents[0]])
-        second.append(index[m.agents[1]])
-        score.append({"W": 1.0, "D": 0.5, "L": 0.0}[result])
-    for key, leg in legs.items():
-        ours, theirs = leg_profits[key]
+        self.first.append(index[m.agents[0]])
+        self.second.append(index[m.agents[1]])
+        self.score.append({"W": 1.0, "D": 0.5, "L": 0.0}[result])
+
+    def standing(self, agent: str, rating: Rating, referee_errors: int) -> Standing:
+        """``agent``'s row of the table, with its ``rating``."""
+        tournaments = sorted(self.played[agent])
+        w = [self.wins[agent][t] for t in tournaments]
+        lo = [self.losses[agent][t] for t in tournaments]
+        interval = self.count[agent] >= MIN_INTERVAL_MATCHES
+        return Standing(
+            agent=agent,
+            avg_wins=statistics.fmean(w),
+            sd_wins=sample_sd(w),
+            avg_losses=statistics.fmean(lo),
+            sd_losses=sample_sd(lo),
+            total_wins=sum(w),
+            total_losses=sum(lo),
+            draws=self.draws[agent],
+            win_rate=sum(w) / self.count[agent],
+            faults=sum(self.faults.get(agent, Counter()).values()),
+            rating=rating.rating,
+            rating_low=rating.low if interval else None,
+            rating_high=rating.high if interval else None,
+            matches=self.count[agent],
+            tournaments=len(tournaments),
+            referee_errors=referee_errors,
+        )
+
+    def profit_stats(self, agent: str) -> ProfitStats:
+        """``agent``'s profit per match, over its matches without a fault."""
+        profits = self.profits[agent]
+        return ProfitStats(
+            agent=agent,
+            matches=len(profits),
+            mean=_mean(profits),
+            sd=sample_sd(profits),
+            min=min(profits, default=None),
+            median=statistics.median(profits) if profits else None,
+            max=max(profits, default=None),
+            faulted=self.faulted[agent],
+        )
+
+
+def compute(pooled: Sequence[PooledMatch], *, bootstrap: int = BOOTSTRAP,
+            errors: Sequence[PooledMatch] = ()) -> Statistics:
+    """All statistics of the pooled matches (two agents per match), the intervals from ``bootstrap``
+    resamples; ``errors`` are the matches the referee could not finish, counted apart (per agent and
+    in all) and in no other figure."""
+    agents = sorted({a for p in pooled for a in p.match.agents})
+    index = {a: i for i, a in enumerate(agents)}
+    tally = _Tally()
+    for p in pooled:
+        tally.add(p, index)
+    for key, leg in tally.legs.items():
+        ours, theirs = tally.leg_profits[key]
         leg.profit, leg.opponent_profit = _mean(ours), _mean(theirs)
     failed = Counter(a for p in errors for a in p.match.agents)
-    ratings, samples = bradley_terry_samples(len(agents), first, second, score, bootstrap=bootstrap)
-    standings = []
-    for agent in agents:
-        tournaments = sorted(played[agent])
-        w = [wins[agent][t] for t in tournaments]
-        lo = [losses[agent][t] for t in tournaments]
-        r = ratings[index[agent]]
-        interval = count[agent] >= MIN_INTERVAL_MATCHES
-        standings.append(
-            Standing(
-                agent=agent,
-                avg_wins=statistics.fmean(w),
-                sd_wins=sample_sd(w),
-                avg_losses=statistics.fmean(lo),
-                sd_losses=sample_sd(lo),
-                total_wins=sum(w),
-                total_losses=sum(lo),
-                draws=draws[agent],
-                win_rate=sum(w) / count[agent],
-                faults=sum(faults.get(agent, Counter()).values()),
-                rating=r.rating,
-                rating_low=r.low if interval else None,
-                rating_high=r.high if interval else None,
-                matches=count[agent],
-                tournaments=len(tournaments),
-                referee_errors=failed[agent],
-            )
-        )
+    ratings, samples = bradley_terry_samples(len(agents), tally.first, tally.second, tally.score, bootstrap=bootstrap)
+    standings = [tally.standing(agent, ratings[index[agent]], failed[agent]) for agent in agents]
     standings.sort(key=lambda s: (-s.win_rate, -s.rating, s.agent))
     order = {s.agent: k for k, s in enumerate(standings)}
-    profit_rows = [
-        ProfitStats(
-            agent=a,
-            matches=len(profits[a]),
-            mean=_mean(profits[a]),
-            sd=sample_sd(profits[a]),
-            min=min(profits[a], default=None),
-            median=statistics.median(profits[a]) if profits[a] else None,
-            max=max(profits[a], default=None),
-            faulted=faulted[a],
-        )
-        for a in sorted(agents, key=order.__getitem__)
-    ]
-    kinds = sorted({k for c in faults.values() for k in c})
+    faults, grid, played = tally.faults, tally.grid, tally.played
     return Statistics(
         tournaments=len({p.tournament for p in pooled}),
         matches=len(pooled),
         standings=standings,
-        legs=sorted(legs.values(), key=lambda g: (order[g.agent], order[g.opponent])),
+        legs=sorted(tally.legs.values(), key=lambda g: (order[g.agent], order[g.opponent])),
         grid={
             a: {o: (v[0], v[1], v[2]) for o, v in grid[a].items()}
             for a in sorted(grid, key=order.__getitem__)
         },
         faults={a: dict(faults[a]) for a in sorted(faults, key=order.__getitem__)},
-        profits=profit_rows,
-        fault_kinds=kinds,
+        profits=[tally.profit_stats(a) for a in sorted(agents, key=order.__getitem__)],
+        fault_kinds=sorted({k for c in faults.values() for k in c}),
         by_tournament={
-            a: {t: (wins[a][t], ties[a][t], losses[a][t]) for t in sorted(played[a])} for a in agents
+            a: {t: (tally.wins[a][t], tally.ties[a][t], tally.losses[a][t]) for t in sorted(played[a])}
+            for a in agents
         },
         rating_samples=samples,
         rating_columns=index,
