@@ -20,7 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "text files secret lookup",  # plumbing
     "game",                    # the rules and values of the game
     "logist",                  # the platform's file formats and arithmetic
-    "baselines messages",      # the baseline agents; calls and replies
+    "baselines messages exercises",  # the baseline agents; calls and replies; the course's other exercises
     "scenario",                # everything about a match but its agents
     "agents",                  # finding agents, their files and identity, adapters
     "sandbox",                 # the agents' processes
