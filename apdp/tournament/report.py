@@ -189,71 +189,11 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
     of the terminal sees them, after each network's."""
     out: list[Section] = []
     if group_by is not None:
-        from apdp.tournament.groups import interval_note
-        from apdp.tournament.usage import agent_usage
-
-        groups = _groups(stats, group_by, context)
-        out.append((
-            f"Groups by {group_by}: agents are the samples behind each figure (agent matches: a match counts "
-            "once per agent of the group in it)",
-            ["group", "agents", "agent matches", "wins", "losses", "draws", "win rate", "faults"],
-            [[g.group, g.samples, g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}", g.faults]
-             for g in groups],
-        ))
-        out.append((
-            f"Groups by {group_by}: ratings\n({interval_note(stats.resamples)})",
-            ["group", "agents", "agent matches", "rating", "95% CI", "CI from"],
-            [[g.group, g.samples, g.matches, round(g.mean_rating), _interval(g.rating_low, g.rating_high),
-              g.interval_from or "-"] for g in groups],
-        ))
-        out.append((
-            f"Groups by {group_by}: wins and losses per tournament and agent of the group",
-            ["group", "agents", "tournaments", "avg wins", "sd wins", "avg losses", "sd losses"],
-            [[g.group, len(g.agents), g.tournaments, round(g.avg_wins, 2), _r(g.sd_wins, 2),
-              round(g.avg_losses, 2), _r(g.sd_losses, 2)] for g in groups],
-        ))
-        out.append((
-            "Model usage per agent: model calls, their prompt, completion and total tokens, the seconds\n"
-            "spent waiting for the model, and total tokens per win (its wins: the standings)",
-            ["agent", "model", "calls", "prompt", "completion", "tokens", "model s", "tokens/win"],
-            [[u.agent, u.model or "-", *("-" if x is None else x for x in (u.calls, u.prompt_tokens,
-              u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds),
-              "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
-             for u in agent_usage(stats.standings, _provenance(context))],
-        ))
-    names = [s.agent for s in stats.standings]
-    out.append((
-        "Pairwise grid: W-D-L of the row agent against the column agent (columns numbered as the rows)",
-        ["#", "agent", *(str(k + 1) for k in range(len(names)))],
-        [[k + 1, a, *(_grid_cell(stats, a, o) for o in names)] for k, a in enumerate(names)],
-    ))
-    out.append((
-        "Pairings by side: company 0 agent vs company 1 agent\n"
-        "profit 0 and profit 1 are mean profits per match (a side's matches where it faulted left out)",
-        ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
-        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
-          _r(g.opponent_profit)] for g in stats.legs],
-    ))
+        out += _group_sections(stats, group_by, context)
+    out += _match_sections(stats)
     if context is not None and context.referee_errors:
-        out.append((
-            f"Referee errors: {len(context.referee_errors)} match(es) the referee could not finish (apdp's "
-            "failure, never an agent's: counted for nobody; a resume plays them again)",
-            ["tournament", "match", "reason"],
-            [[f"{e['results']}: {e['topology']} seed {e['seed']}", e["match"], e["reason"]]
-             for e in context.referee_errors],
-        ))
-    kinds = stats.fault_kinds
-    out.append((
-        "Faults per agent and kind" if stats.faults else "Faults: none",
-        ["agent", *kinds, "total"],
-        [[a, *(c.get(k, 0) for k in kinds), sum(c.values())] for a, c in stats.faults.items()],
-    ))
-    out.append((
-        "Profit per match, over the matches an agent played without a fault (faulted: those left out)",
-        ["agent", "matches", "mean", "sd", "min", "median", "max", "faulted"],
-        [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
-          _r(p.median), _r(p.max), p.faulted] for p in stats.profits],
-    ))
+        out.append(_referee_errors_section(context.referee_errors))
+    out += _fault_and_profit_sections(stats)
     if context is not None:
         out += _lineage_sections(context.lineage)
     networks = context.networks if context is not None else {}
@@ -269,6 +209,80 @@ def sections(stats: Statistics, group_by: str | None = None, context: Context | 
         f"{MIN_INTERVAL_MATCHES} matches)", stats
     ))
     return out
+
+
+def _group_sections(stats: Statistics, group_by: str, context: Context | None) -> list[Section]:
+    """The groups' results, their ratings, their wins and losses per tournament, and the model
+    usage of each agent."""
+    from apdp.tournament.groups import interval_note
+    from apdp.tournament.usage import agent_usage
+
+    groups = _groups(stats, group_by, context)
+    return [(
+        f"Groups by {group_by}: agents are the samples behind each figure (agent matches: a match counts "
+        "once per agent of the group in it)",
+        ["group", "agents", "agent matches", "wins", "losses", "draws", "win rate", "faults"],
+        [[g.group, g.samples, g.matches, g.wins, g.losses, g.draws, f"{g.win_rate:.3f}", g.faults]
+         for g in groups],
+    ), (
+        f"Groups by {group_by}: ratings\n({interval_note(stats.resamples)})",
+        ["group", "agents", "agent matches", "rating", "95% CI", "CI from"],
+        [[g.group, g.samples, g.matches, round(g.mean_rating), _interval(g.rating_low, g.rating_high),
+          g.interval_from or "-"] for g in groups],
+    ), (
+        f"Groups by {group_by}: wins and losses per tournament and agent of the group",
+        ["group", "agents", "tournaments", "avg wins", "sd wins", "avg losses", "sd losses"],
+        [[g.group, len(g.agents), g.tournaments, round(g.avg_wins, 2), _r(g.sd_wins, 2),
+          round(g.avg_losses, 2), _r(g.sd_losses, 2)] for g in groups],
+    ), (
+        "Model usage per agent: model calls, their prompt, completion and total tokens, the seconds\n"
+        "spent waiting for the model, and total tokens per win (its wins: the standings)",
+        ["agent", "model", "calls", "prompt", "completion", "tokens", "model s", "tokens/win"],
+        [[u.agent, u.model or "-", *("-" if x is None else x for x in (u.calls, u.prompt_tokens,
+          u.completion_tokens, u.total_tokens)), "-" if u.seconds is None else _r(u.seconds),
+          "-" if u.tokens_per_win is None else round(u.tokens_per_win)]
+         for u in agent_usage(stats.standings, _provenance(context))],
+    )]
+
+
+def _match_sections(stats: Statistics) -> list[Section]:
+    """The pairwise grid and the pairings by side."""
+    names = [s.agent for s in stats.standings]
+    return [(
+        "Pairwise grid: W-D-L of the row agent against the column agent (columns numbered as the rows)",
+        ["#", "agent", *(str(k + 1) for k in range(len(names)))],
+        [[k + 1, a, *(_grid_cell(stats, a, o) for o in names)] for k, a in enumerate(names)],
+    ), (
+        "Pairings by side: company 0 agent vs company 1 agent\n"
+        "profit 0 and profit 1 are mean profits per match (a side's matches where it faulted left out)",
+        ["company 0", "company 1", "matches", "W", "D", "L", "profit 0", "profit 1"],
+        [[g.agent, g.opponent, g.matches, g.wins, g.draws, g.losses, _r(g.profit),
+          _r(g.opponent_profit)] for g in stats.legs],
+    )]
+
+
+def _referee_errors_section(errors: list[dict[str, Any]]) -> Section:
+    return (
+        f"Referee errors: {len(errors)} match(es) the referee could not finish (apdp's "
+        "failure, never an agent's: counted for nobody; a resume plays them again)",
+        ["tournament", "match", "reason"],
+        [[f"{e['results']}: {e['topology']} seed {e['seed']}", e["match"], e["reason"]] for e in errors],
+    )
+
+
+def _fault_and_profit_sections(stats: Statistics) -> list[Section]:
+    """Faults per agent and kind, and the profit per match of each agent."""
+    kinds = stats.fault_kinds
+    return [(
+        "Faults per agent and kind" if stats.faults else "Faults: none",
+        ["agent", *kinds, "total"],
+        [[a, *(c.get(k, 0) for k in kinds), sum(c.values())] for a, c in stats.faults.items()],
+    ), (
+        "Profit per match, over the matches an agent played without a fault (faulted: those left out)",
+        ["agent", "matches", "mean", "sd", "min", "median", "max", "faulted"],
+        [[p.agent, p.matches, _r(p.mean), _r(p.sd), _r(p.min),
+          _r(p.median), _r(p.max), p.faulted] for p in stats.profits],
+    )]
 
 
 def _lineage_sections(found: Lineage) -> list[Section]:
