@@ -636,7 +636,7 @@ def test_an_agent_sees_nothing_beside_its_own_file(world: World, monkeypatch: py
 def test_memory_counts_every_process_and_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """Six children of the attacker each fill 96 MiB of shared memory (which no rlimit counts),
     under a 256 MiB limit: together they never hold more than the limit (a memory cgroup kills some
-    of them), or the attacker is stopped for it (the referee's watch); nothing is left after."""
+    of them), or the attacker is killed for it (the referee's watch); nothing is left after."""
     monkeypatch.setitem(LIMITS, "memory_mb", 256)
     monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
     record, _, problems = play_attack(world, "memory", True)

@@ -74,7 +74,7 @@ def test_a_build_that_leaves_a_link_keeps_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("asked", ["2e6", "1e9"])
 def test_a_build_never_takes_longer_than_apdps_limit_and_fails_once(tmp_path: Path, asked: str) -> None:
-    """The agent.toml asks for 2e6 s (or 1e9 s): the build is stopped at limits.build_timeout, and
+    """The agent.toml asks for 2e6 s (or 1e9 s): the build is killed at limits.build_timeout, and
     the next match faults at once with the same reason."""
     folder = _program(tmp_path, "sleep 1000", timeout=asked)
     message, took = _setup_fault(folder, build_timeout=2.0)

@@ -92,6 +92,6 @@ def test_socket_buffers_count_or_cannot_be_made(tmp_path: Path) -> None:
 
 def test_page_tables_count(tmp_path: Path) -> None:
     faults, output = _play(tmp_path, "page_tables", PAGE_TABLES, 64)  # its views cost ~117 MiB of page tables
-    # stopped for its memory, or refused more (the memory group's limit: ENOMEM from mmap)
+    # killed for its memory, or refused more (the memory group's limit: ENOMEM from mmap)
     assert len(faults) == 1 and "mapped" not in output, (faults, output[-300:])
     assert faults[0]["kind"] == "memory" or "Cannot allocate memory" in str(faults[0]["message"]), faults

@@ -43,12 +43,12 @@ def test_apdp_sandbox_prints_each_protection() -> None:
     assert ("25 on, 0 off, 0 failed" if CPU_GROUPS else "24 on, 1 off, 0 failed") in result.output
     assert "seeing other processes by their pid: a pidfd" in result.output
     assert "running on between its calls in the kernel" in result.output
-    assert "running on after its stop, on its opponent's time" in result.output
+    assert "running on after its pause, on its opponent's time" in result.output
 
 
 def test_apdp_sandbox_names_what_counts_an_agents_cpu() -> None:
     row = next(line for line in CliRunner().invoke(app, ["sandbox"]).output.splitlines()
-               if line.startswith("running on after its stop"))
+               if line.startswith("running on after its pause"))
     assert CPU_COUNTED_BY in row, row  # cgroup v2 cpu.stat per agent, cgroup v1 cpuacct per agent, or its own
 
 
