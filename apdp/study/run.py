@@ -201,22 +201,21 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
 
 
 def _write_reports(out: Path, result: StudyResult, jobs: int = 1, progress: bool = False) -> None:
+    """The study's report: the tournaments' report grouped by model and strategy, with the
+    generation funnel and the analysis added to it as parts, in report.json, report.html and
+    report.txt."""
     from apdp.analysis.run import analyse
     from apdp.analysis.summary import to_json, to_text
-    from apdp.tournament.report import build, render
+    from apdp.tournament.report import Part, build, page_sections, render
+    from apdp.tournament.report import to_json as report_json
     from apdp.tournament.report_page import write_report_page
 
     stats, pooled, context = build([out / RESULTS], GROUP_BY)  # once: the bootstrap is most of the work
-    data = json.loads(render(stats, pooled, "json", GROUP_BY, context))
-    data["funnel"] = result.funnel
     analysis = analyse([out / RESULTS], jobs=jobs, progress=progress)
-    data["analysis"] = to_json(analysis)
+    parts = [Part("funnel", result.funnel, funnel_text(result.funnel), funnel_html(result.funnel)),
+             Part("analysis", to_json(analysis), to_text(analysis))]
+    data = report_json(stats, pooled, GROUP_BY, context, parts)
     write_atomically(out / "report.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    written = write_report_page(data, out / "report.html")
-    page = written.path.read_text(encoding="utf-8")
-    if "</main>" in page:  # the funnel, as a section of the page
-        write_atomically(written.path, page.replace("</main>", funnel_html(result.funnel) + "</main>", 1))
-    result.report_text = "\n\n".join((render(stats, pooled, "table", GROUP_BY, context), funnel_text(result.funnel),
-                                     to_text(analysis)))
+    write_report_page(data, out / "report.html", sections=page_sections(parts))
+    result.report_text = render(stats, pooled, "table", GROUP_BY, context, parts=parts)
     write_atomically(out / REPORT_TEXT, result.report_text)
-

@@ -65,6 +65,20 @@ def load(folders: Sequence[str | Path], *, mixed: bool = False) -> list[PooledMa
 Section = tuple[str, list[str], list[list[Any]]]
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What a caller adds to a report after the tournament's own sections (a study adds its
+    generation funnel and its analysis): its ``key`` and ``data`` in the JSON report, its block of
+    ``text`` after the terminal's tables, and its section of the HTML page (``html``, trusted
+    markup; none when the page draws it from the JSON, as it does the analysis). The markdown and
+    csv formats show the tournament's own tables only."""
+
+    key: str
+    data: Any
+    text: str
+    html: str = ""
+
+
 @dataclass
 class Context:
     """What a report knows beyond the pooled statistics: notes on what was pooled, each agent's
@@ -314,12 +328,13 @@ def _agents_json(stats: Statistics) -> list[dict[str, Any]]:
 
 
 def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | None = None,
-            context: Context | None = None) -> dict[str, Any]:
+            context: Context | None = None, parts: Sequence[Part] = ()) -> dict[str, Any]:
     """The JSON report (``tournaments_text``: how many tournaments in words, "4 tournaments: 4
     networks x 1 seed"; figures with no meaning are null, see :mod:`apdp.tournament.stats`; with
     ``groups`` when grouped; ``notes`` on what was pooled, ``incomplete``
     tournaments and their missing match ids, ``referee_errors`` (matches the referee could not
-    finish, in no figure), ``networks`` with each network's ``agents``)."""
+    finish, in no figure), ``networks`` with each network's ``agents``; last, each of the ``parts``
+    a caller adds, under its key)."""
     extra: dict[str, Any] = {}
     if group_by is not None:
         from apdp.tournament.groups import interval_note
@@ -346,15 +361,17 @@ def to_json(stats: Statistics, pooled: Sequence[PooledMatch], group_by: str | No
             {"network": n, "tournaments": ns.tournaments, "matches": ns.matches, "agents": _agents_json(ns)}
             for n, ns in (context.networks if context is not None else {}).items()
         ],
+        **{part.key: part.data for part in parts},
     }
 
 
 def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by: str | None = None,
-           context: Context | None = None, table: str | None = None) -> str:
+           context: Context | None = None, table: str | None = None, parts: Sequence[Part] = ()) -> str:
     """The report in ``fmt`` (one of FORMATS), with a section of groups when ``group_by`` is set.
 
     ``csv`` is the one tidy table ``table`` (default ``standings``; see :mod:`apdp.tournament.tidy`);
-    table and markdown begin with the context's notes.
+    table and markdown begin with the context's notes. The ``parts`` a caller adds follow the
+    tournament's own sections in table, json and html (see :class:`Part`).
     """
     if fmt not in FORMATS:
         raise UserError(f"unknown report format {fmt!r}; choose one of: {', '.join(FORMATS)}")
@@ -371,11 +388,11 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
         found = context.lineage if context is not None else None
         return to_csv(tidy_table(table or "standings", stats, groups, networks, found)).rstrip("\n")
     if fmt == "json":
-        return json.dumps(to_json(stats, pooled, group_by, context), indent=2)
+        return json.dumps(to_json(stats, pooled, group_by, context, parts), indent=2)
     if fmt == "html":
         from apdp.tournament.report_page import report_html
 
-        return report_html(to_json(stats, pooled, group_by, context))
+        return report_html(to_json(stats, pooled, group_by, context, parts), sections=page_sections(parts))
     notes = context.notes if context is not None else []
     if fmt == "markdown":
         blocks = ["".join(f"- Note: {n}\n" for n in notes)] if notes else []
@@ -388,7 +405,12 @@ def render(stats: Statistics, pooled: Sequence[PooledMatch], fmt: str, group_by:
     for title, headers, rows in sections(stats, group_by, context):
         tables = "\n\n".join(fit_table(headers, rows)) if rows else ""  # the parts of a split table
         blocks.append("\n".join(filter(None, [_wrap(title), tables])) + "\n")
-    return "\n".join(blocks)
+    return "\n\n".join(["\n".join(blocks), *(part.text for part in parts)])
+
+
+def page_sections(parts: Sequence[Part]) -> list[str]:
+    """The sections of the HTML page that ``parts`` add."""
+    return [part.html for part in parts if part.html]
 
 
 def _heading(title: str) -> tuple[str, list[str]]:

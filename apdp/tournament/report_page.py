@@ -25,7 +25,8 @@ from apdp.pages.html import page
 from apdp.pages.replay import write_replay
 from apdp.tournament.store import ResultsStore
 
-_BODY = """\
+#: The page up to the end of its own sections: the sections a caller adds, then ``</main>``, follow.
+_MAIN = """\
 <header><h1 id="title"></h1><p id="subtitle"></p></header>
 <main>
 <nav id="toc"></nav>
@@ -72,7 +73,7 @@ _BODY = """\
   <input id="filter" type="search" placeholder="filter: agent, network, seed..." aria-label="filter matches">
   <span id="match-count"></span>
   <div class="scroll tall"><table id="matches"></table></div></section>
-</main>"""
+"""
 
 
 def match_id(match: dict[str, Any]) -> str:
@@ -104,11 +105,14 @@ def _seeds_as_text(item: dict[str, Any]) -> dict[str, Any]:
     return {k: str(v) if k in ("seed", "tournament_seed") and v is not None else v for k, v in item.items()}
 
 
-def report_html(report: dict[str, Any], title: str | None = None, replays: Sequence[str] | None = None) -> str:
-    """The HTML page of a JSON report (``replays``: one relative link per match, or None)."""
+def report_html(report: dict[str, Any], title: str | None = None, replays: Sequence[str] | None = None,
+                sections: Sequence[str] = ()) -> str:
+    """The HTML page of a JSON report (``replays``: one relative link per match, or None), with the
+    ``sections`` a caller adds (trusted markup: a study's generation funnel) after its own."""
     tournaments = report.get("tournaments_text") or f"{report['tournaments']} tournament(s)"
     shown = title or f"apdp report: {tournaments}, {len(report['matches'])} matches"
-    return page(shown, _BODY, page_data(report, shown, replays), ("common.css", "report.css"),
+    body = _MAIN + "".join(sections) + "</main>"
+    return page(shown, body, page_data(report, shown, replays), ("common.css", "report.css"),
                 ("common.js", "report.js"))
 
 
@@ -146,8 +150,10 @@ class WrittenReport:
     replays: Path | None
 
 
-def write_report_page(report: dict[str, Any], out: str | Path, *, replays: bool = False) -> WrittenReport:
-    """Write the page of a JSON report to ``out``.
+def write_report_page(report: dict[str, Any], out: str | Path, *, replays: bool = False,
+                      sections: Sequence[str] = ()) -> WrittenReport:
+    """Write the page of a JSON report to ``out``, with the ``sections`` a caller adds (see
+    :func:`report_html`).
 
     With ``replays``, every match's replay goes in ``OUT-replays/`` beside the page (a folder named
     after the page), and the page links to them.
@@ -156,6 +162,6 @@ def write_report_page(report: dict[str, Any], out: str | Path, *, replays: bool 
     check_writable(out)
     folder = out.with_name(out.stem + "-replays") if replays else None
     links = write_replays(report["matches"], folder) if folder is not None else None
-    text = report_html(report, replays=links)
+    text = report_html(report, replays=links, sections=sections)
     write_atomically(out, text)
     return WrittenReport(out, len(text.encode("utf-8")), len(report["matches"]), folder)
