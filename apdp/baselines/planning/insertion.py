@@ -57,12 +57,9 @@ def best_route_insertion(
     problem: Problem, vehicle: int, route: list[int], slot: int, price: float = INFINITY
 ) -> tuple[float, int, int]:
     """Cheapest (extra km + ``price`` x extra excess load, pickup position, delivery position) of
-    ``slot`` in one route; ``price`` is in km per unit of excess (see :mod:`overload`). At
-    INFINITY, the default, no load may exceed the capacity: the cost is the extra km alone.
-
-    Returns ``(inf, -1, -1)`` when the task never fits. The cost is in kilometres: multiply by the
-    vehicle's cost per km.
-    """
+    ``slot`` in one route, or ``(inf, -1, -1)`` when it never fits (km: multiply by the vehicle's
+    cost per km). ``price`` is in km per unit of excess (see :mod:`overload`); at INFINITY, the
+    default, no load may exceed the capacity and the cost is the extra km alone."""
     load_of = problem.stop_load
     w = load_of[2 * slot]
     capacity = problem.capacities[vehicle] + CAPACITY_SLACK
@@ -81,8 +78,7 @@ def best_route_insertion(
     detour = prev_p + p_to_d + prev_d  # from the previous stop's city to P, D and back
     load = 0.0  # L[j-1]
     carried = 0.0  # price x the sum of h(L[k] + w) - h(L[k]) over original pickups k < j
-    # what the excess of the task's pickup before stop j costs
-    here_pickup = 0.0 if load <= room else price * (load - room)
+    here_pickup = 0.0 if load <= room else price * (load - room)  # the excess of a pickup before stop j
     for j, stop in enumerate(route):
         c = city[stop]
         if c == prev_city:
