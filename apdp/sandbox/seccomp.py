@@ -69,6 +69,7 @@ _X86_64 = {
     "ioprio_set": 251, "prlimit64": 302,
     "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
     "mincore": 27, "move_pages": 279, "migrate_pages": 256, "mbind": 237, "process_madvise": 440,
+    "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a pause (SIGSTOP) waits for such a call to end, and one call
@@ -103,6 +104,10 @@ REFUSED = (
     # the other calls that move pages between memory nodes, or advise on a process's memory, with them
     "mlock", "mlock2", "mlockall", "remap_file_pages", "mincore", "move_pages", "migrate_pages", "mbind",
     "process_madvise",
+    # watching files (Landlock covers neither): a watch on the agents' folder, or on the libraries,
+    # tells when another agent's process opens its file, its name and what it imports; and inotify
+    # instances are counted per user, so taking them all denies every process of the referee's user
+    "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,

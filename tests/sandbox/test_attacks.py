@@ -409,6 +409,8 @@ SIMPLE = {
     "neighbours": "read the files beside its own (other agents, parameters), list its folder, import a neighbour",
     "nice": "lower the priority of every process of its user, and of the referee's; idle scheduling; prlimit",
     "pidfd": "pidfd_open on every pid and its PIDFD_GET_INFO (parent, ids, cgroup); their groups and sessions",
+    "watch": "inotify watches on the agents' folder and the libraries (other agents' opens and imports), "
+             "every inotify instance of the user, a fanotify group",
 }
 
 
@@ -422,7 +424,8 @@ def test_attack_gains_nothing(world: World, mode: str, first: bool) -> None:
 
 #: The attacks an agent program (any language: here the attacker run by apdp's protocol host, a
 #: process of its own under the agent process) tries too: the sandbox is inherited, not re-applied.
-PROGRAM_MODES = ["kill", "stop", "spy", "environ", "write", "disk", "forkbomb", "daemon", "network", "pidfd"]
+PROGRAM_MODES = ["kill", "stop", "spy", "environ", "write", "disk", "forkbomb", "daemon", "network", "pidfd",
+                 "watch"]
 
 
 @pytest.mark.parametrize("mode", PROGRAM_MODES, ids=PROGRAM_MODES)

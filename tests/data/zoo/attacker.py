@@ -58,6 +58,10 @@ PR_SET_NAME = 15
 PTRACE_PEEKDATA, PTRACE_ATTACH, PTRACE_DETACH = 2, 16, 17
 WALL = 0x40000000
 SYS_PIDFD_OPEN = 434
+SYS_INOTIFY_INIT1 = 294  # x86_64
+SYS_INOTIFY_ADD_WATCH = 254
+SYS_FANOTIFY_INIT = 300
+IN_OPEN = 0x20
 PIDFD_INFO_PID, PIDFD_INFO_CGROUPID = 1, 2
 PIDFD_GET_INFO = 0xC040FF0B  # _IOWR(0xFF, 11, struct pidfd_info): Linux 6.13
 
@@ -167,6 +171,7 @@ class Attacker(Agent):
         "disk": ("setup",), "forkbomb": ("setup",), "daemon": ("setup",),
         "store": ("setup", "bid", "plan"), "record": ("setup", "plan"),
         "neighbours": ("setup",), "nice": ("setup", "plan"), "pidfd": ("setup", "bid"), "memory": ("setup",), "files": ("setup",),
+        "watch": ("setup", "bid"),
     }
 
     def attack(self, phase: str) -> None:
@@ -723,6 +728,30 @@ class Attacker(Agent):
                 if found <= 20:
                     say(f"GOT process {pid}: {'; '.join(got)}")
         say(f"pidfd: {found} processes seen")
+
+    def attack_watch(self) -> None:
+        """Watch folders for other processes' opens of files (inotify, fanotify: Landlock covers
+        neither): its own folder, where the other agents are, and the libraries every agent imports;
+        and take every inotify instance of its user, which all the user's processes share."""
+        libc = _libc()
+        libc.syscall.restype = ctypes.c_long
+        instances = []
+        for _ in range(1000):
+            fd = libc.syscall(SYS_INOTIFY_INIT1, 0)
+            if fd < 0:
+                break
+            instances.append(int(fd))
+        if instances:
+            say(f"GOT {len(instances)} inotify instances")
+            for folder in (os.path.dirname(os.path.abspath(__file__)), sys.prefix, os.path.dirname(os.__file__)):
+                if libc.syscall(SYS_INOTIFY_ADD_WATCH, instances[0], folder.encode(), IN_OPEN) >= 0:
+                    say(f"GOT a watch on {folder}")
+        for fd in instances:
+            os.close(fd)
+        fd = libc.syscall(SYS_FANOTIFY_INIT, 0, 0)
+        if fd >= 0:
+            say("GOT a fanotify group")
+            os.close(int(fd))
 
     def attack_nice(self) -> None:
         """Lower the priority of every process of its user, raise its limits' grip on the referee's."""
