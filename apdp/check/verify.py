@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +45,39 @@ class UnreadableRecord(UserError):
     """The file is not a record at all (not JSON, not an object, wrong format)."""
 
 
-def read_record(path: str | Path) -> dict[str, Any]:
-    """Load a record file; UnreadableRecord if it cannot be read as an apdp record."""
+#: The largest record file read: a record takes at most its ``limits.record_kb`` (256 KiB by default).
+MAX_RECORD_FILE = 64 * 2**20
+
+
+def _record_text(path: str | Path) -> str:
+    """The text of a record file: a regular file of at most MAX_RECORD_FILE bytes (never a device or a
+    pipe, read to its end), UTF-8."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb", buffering=0) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise UnreadableRecord(f"{path}: not a regular file (a record is a .json file)")
+            if info.st_size > MAX_RECORD_FILE:
+                raise UnreadableRecord(f"{path}: {info.st_size:,} bytes, more than a record takes "
+                                       f"({MAX_RECORD_FILE // 2**20} MiB at most)")
+            data = f.read(MAX_RECORD_FILE + 1)
     except OSError as exc:
         raise UnreadableRecord(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_RECORD_FILE:
+        raise UnreadableRecord(f"{path}: more than a record takes ({MAX_RECORD_FILE // 2**20} MiB at most)")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableRecord(f"{path}: not UTF-8 text") from None
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Load a record file; UnreadableRecord if it cannot be read as an apdp record."""
+    text = _record_text(path)
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise UnreadableRecord(f"{path}: not a record (its JSON is nested too deep)") from None
     except ValueError as exc:
         raise UnreadableRecord(f"{path}: not JSON ({exc})") from None
     if not isinstance(data, dict):

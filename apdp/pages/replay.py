@@ -18,7 +18,7 @@ from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.game.topology import Topology
 from apdp.pages.html import page
-from apdp.scenario.networks import load_topology
+from apdp.referee.record import record_topology
 
 #: Step kinds in the page's data.
 MOVE, PICKUP, DELIVER = 0, 1, 2
@@ -168,7 +168,7 @@ def replay_html(record: Mapping[str, Any], topology: Topology | None = None, sou
     ``source`` names the record in errors. An incomplete record raises ReplayError, one line.
     """
     try:
-        topology = topology or load_topology(str(record["topology"]))
+        topology = topology or record_topology(dict(record))
         data = replay_data(record, topology)
     except UserError:
         raise

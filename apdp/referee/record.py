@@ -56,7 +56,7 @@ from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
 from apdp.game.topology import Topology, TopologyError, network_from_json, parse_topology
 from apdp.logist import money
 from apdp.messages.sizes import KEPT_MESSAGE
-from apdp.scenario.networks import load_topology
+from apdp.scenario.networks import load_named_topology, load_topology
 from apdp.text import clean_text
 
 RECORD_FORMAT = "apdp-record/1"
@@ -87,19 +87,34 @@ def embedded_network(topology: Topology) -> dict[str, Any] | None:
     return topology.to_json()
 
 
-def record_topology(record: dict[str, Any]) -> Topology:
-    """The network a record was played on: its ``network`` field, or else the network of its name.
+#: The most cities and roads of a network a record may embed: a network is built with a shortest
+#: path between every two cities, in time that grows with the cube of the cities (800 take 2 s, 2,400
+#: over a minute and 460 MB), and a record is anyone's file.
+MAX_RECORD_CITIES = 500
+MAX_RECORD_ROADS = 20_000
 
-    A broken or unknown network raises TopologyError.
+
+def record_topology(record: dict[str, Any]) -> Topology:
+    """The network a record was played on: its ``network`` field, or else the network of its name
+    (a name only: never a file a record names).
+
+    A broken, unknown or oversized network raises TopologyError.
     """
     network = record.get("network")
     if network is not None:
         if not isinstance(network, dict):
             raise TopologyError("record network: not an object")
+        cities, roads = network.get("cities"), network.get("roads", network.get("routes"))
+        if (isinstance(cities, list) and len(cities) > MAX_RECORD_CITIES) or (
+                isinstance(roads, list) and len(roads) > MAX_RECORD_ROADS):
+            raise TopologyError(
+                f"record network: {len(cities) if isinstance(cities, list) else 0} cities and "
+                f"{len(roads) if isinstance(roads, list) else 0} roads, more than a record may embed "
+                f"({MAX_RECORD_CITIES} cities, {MAX_RECORD_ROADS} roads)")
         if "routes" in network:  # the form of apdp 0.1's records: a topology file's
             return parse_topology(network, "record network")
         return network_from_json(network, "record network")
-    return load_topology(str(record.get("topology")))
+    return load_named_topology(str(record.get("topology")))
 
 
 def settlement(record: dict[str, Any]) -> str:

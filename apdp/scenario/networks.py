@@ -65,6 +65,15 @@ def load_topology(name_or_path: str) -> Topology:
     return _load_cached(name_or_path, tuple(str(d) for d in topology_dirs()))
 
 
+def load_named_topology(name: str) -> Topology:
+    """A network by code, name or alias only, never a file: what a record or a stored result names
+    (a path there could be anything on this machine: a device, a pipe, a secret)."""
+    if name.lower().endswith((".toml", ".xml")) or os.sep in name or "\0" in name:
+        raise TopologyError(f"unknown topology {name[:200]!r}: a record names a network by its name, and embeds "
+                            "any other (give a record written by apdp)")
+    return load_topology(name)
+
+
 @cache
 def _load_cached(name_or_path: str, _dirs: Sequence[str]) -> Topology:
     if name_or_path.lower().endswith(".xml"):  # a Logist topology file
