@@ -213,22 +213,24 @@ def test_absurd_usage_is_unknown_and_no_report_crashes(
 
     monkeypatch.setenv("APDP_AGENTS", str(agents))
     config = make_config(topology="france", agents=["gen-usage", "template"], seed=1, overrides={"tasks": 4})
-    assert run_tournament(config, tmp_path / "out", jobs=1, progress=False).played == 2
     ledger = agents / LEDGER
     last = json.loads(ledger.read_text(encoding="utf-8").splitlines()[-1])
     del last[SIGNATURE]
-    for figure in ("1e999", "3.4e308", "NaN", "1" + "0" * 400):
+    for k, figure in enumerate(("1e999", "3.4e308", "NaN", "1" + "0" * 400)):
         last["provenance"]["usage"] = {"calls": 2, "total_tokens": 0, "seconds": 1.0}
         edited = json.dumps(last).replace('"total_tokens": 0', f'"total_tokens": {figure}')
         edited = edited.replace('"seconds": 1.0', f'"seconds": {figure}')
         edited = edited[:-1] + f', "{SIGNATURE}": "{signature_of(json.loads(edited))}"}}'
         with ledger.open("a", encoding="utf-8") as f:
             f.write(edited + "\n")
-        data = json.loads(report([tmp_path / "out"], "json", group_by="model"))
+        # the report reads the usage stored when the agent played: a tournament after each edit
+        out = tmp_path / f"out-{k}"
+        assert run_tournament(config, out, jobs=1, progress=False).played == 2
+        data = json.loads(report([out], "json", group_by="model"))
         usage = {u["agent"]: u for u in data["usage"]}
         assert usage["gen-usage"]["total_tokens"] is None and usage["gen-usage"]["tokens_per_win"] is None, figure
         assert usage["gen-usage"]["seconds"] is None and usage["gen-usage"]["calls"] == 2
-        table = report([tmp_path / "out"], "table", group_by="model")
+        table = report([out], "table", group_by="model")
         assert "Model usage per agent" in table
 
 
