@@ -171,6 +171,8 @@ def read_tasks(root: ET.Element, where: str) -> tuple[int, dict[str, Any]]:
     if not -(2**63) <= seed < 2**63:
         raise LogistFileError(f"{where}: <tasks> rngSeed must be a Java long, got {seed}")
     laws = {what: read_law(tasks, what, where) for what in ("probability", "reward", "weight")}
+    if tasks.find("no-task") is not None:  # drawn after the matrices in every mode: it shifts the tasks
+        laws["no_task"] = read_law(tasks, "no-task", where)
     return number, {"rng_seed": seed, **laws}
 
 

@@ -9,15 +9,17 @@ configurations, ``config/topology/*.xml`` are written from apdp's own ``topologi
 from __future__ import annotations
 
 import math
+import shutil
 import tomllib
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from apdp.logist.distances import platform_distances
 from apdp.logist.javarandom import JavaRandom
-from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_logist_tasks
+from apdp.logist.tasks import LogistDistribution, LogistTasks, draw_batch, draw_logist_tasks, draw_matrices
 from apdp.logist.topology import load_logist_topology
 from apdp.scenario import load_scenario, make_scenario
 from apdp.scenario.networks import load_topology
@@ -138,3 +140,28 @@ def test_agents_get_a_distribution_without_the_draw() -> None:
     assert task.id == 4 and task.reward == d.reward(task.pickup, task.delivery) > 0
     assert not any(isinstance(v, JavaRandom) for v in vars(d).values())
     assert 15 not in (getattr(d, "rng_seed", None), getattr(d, "seed", None))
+
+
+def test_a_no_task_law_in_an_auction_configuration_shifts_its_tasks_as_on_the_platform(tmp_path: Path) -> None:
+    # the platform draws <no-task> (one value per city when uniform) after the matrices in every mode,
+    # so the batch after it moves on by as many draws; a constant law draws nothing
+    text = (CONFIG / "auction_france.xml").read_text(encoding="iso-8859-1")
+    plain = load_scenario(CONFIG / "auction_france.xml", {"task_draw": "platform"})
+    topology = plain.load_topology()
+    assert plain.logist_tasks is not None and plain.logist_tasks.no_task is None
+    unshifted = draw_logist_tasks(topology, plain.logist_tasks, 50)
+    for name, law, draws in (("uniform", '<no-task distribution="uniform" min="0.0" max="0.5"/>', 1),
+                             ("constant", '<no-task distribution="constant" value="0.2"/>', 0)):
+        project = tmp_path / name  # a Logist project: its imports are config/...
+        shutil.copytree(CONFIG, project / "config")
+        path = project / "config" / "auction_france.xml"
+        path.write_text(text.replace("</tasks>", f"{law}</tasks>"), encoding="iso-8859-1")
+        spec = load_scenario(path, {"task_draw": "platform"}).logist_tasks
+        assert spec is not None and spec.no_task is not None
+        rng = JavaRandom(spec.rng_seed)
+        matrices = draw_matrices(topology, spec, rng)
+        for _ in range(draws * len(topology.cities)):
+            rng.next_double()
+        drawn = draw_logist_tasks(topology, spec, 50)
+        assert drawn == draw_batch(matrices, 50, rng)
+        assert (drawn == unshifted) is (draws == 0)
