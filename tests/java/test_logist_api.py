@@ -250,7 +250,7 @@ def test_setup_is_timed_from_the_program_s_ready_line(tmp_path: Path, monkeypatc
     assert record["result"]["faults"] == [], record["result"]["faults"]
     timing = record["timing"]["agents"][0]
     assert timing["start"] >= 1.5 and timing["setup"] < 1.0
-    monkeypatch.setattr("apdp.referee.match.START_TIMEOUT", 1.0)
+    monkeypatch.setattr("apdp.referee.seat.START_TIMEOUT", 1.0)
     silent = _ready_program(tmp_path, "never-ready", 30)
     record = play_match(scenario, [str(silent), "template"], seed=1)
     [fault] = record["result"]["faults"]

@@ -121,7 +121,7 @@ def test_agent_cannot_see_the_referee(tmp_path: Path) -> None:
         "from apdp import Agent\n"
         "class Spy(Agent):\n"
         "    def bid(self, task):\n"
-        "        leaked = [o for o in gc.get_objects() if type(o).__name__ in ('_Referee', '_Seat')]\n"
+        "        leaked = [o for o in gc.get_objects() if type(o).__name__ in ('_Referee', 'Seat')]\n"
         "        mains = [m for m in sys.modules if m.split('.')[0] in ('tests', 'pytest', '_pytest')]\n"
         "        return 1000.0 + len(leaked) + 10 * len(mains)\n"
         "    def plan(self, vehicles, tasks):\n"
