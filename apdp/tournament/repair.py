@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from apdp.tournament.migrations import create_store, newer_store, store_version
 from apdp.tournament.store import (
-    _SCHEMA,
     STORE_FILE,
     TABLES,
     StoreError,
@@ -113,6 +113,9 @@ def repair(folder: str | Path) -> Repaired:
         source.row_factory = sqlite3.Row
         try:
             check_tables(source, path)  # a view could have no end
+            newer = newer_store(store_version(source))
+            if newer is not None:  # its tables may hold what this apdp would drop
+                raise StoreError(f"{path}: {newer}")
             found = {table: readable_rows(source, table, path) for table in TABLES}
         finally:
             source.close()
@@ -127,8 +130,8 @@ def repair(folder: str | Path) -> Repaired:
             leftover.unlink(missing_ok=True)
         target = sqlite3.connect(fresh)
         try:
+            create_store(target)  # the current schema: the rows of an older store fit it
             with target:
-                target.executescript(_SCHEMA)
                 for table, (rows, _) in found.items():
                     for row in rows:
                         columns = ", ".join(row.keys())

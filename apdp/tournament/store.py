@@ -13,6 +13,10 @@ A match in which the referee itself failed (apdp's error, never an agent's) is s
 reason in ``error`` and no winner: reports count it and never call its tournament complete, and a
 resume plays it again, replacing the row (a store older than the column gets it on its first resume).
 
+Every store carries its schema version (``PRAGMA user_version``); :mod:`apdp.tournament.migrations`
+lists the versions and migrates an older store on a resume that is allowed (a reader reads it as it
+is, and writes nothing); a store of a newer apdp is refused in one line.
+
 What a store hands back is bounded (:mod:`apdp.tournament.stored_json`): no value longer than 64 MiB
 is read, no JSON nested deeper than 64; a store whose tables are views, virtual tables or computed
 columns (which a query could run without end) is refused before anything is read from it. A value
@@ -41,6 +45,7 @@ from apdp.secret import new_secret
 from apdp.text import clean_line
 from apdp.tournament.config import config_difference, from_earlier_apdp, grows
 from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.migrations import STORE_SQL, create_store, has_column, migrate_store, newer_store, store_version
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.stored_json import MAX_VALUE_BYTES, TooDeep, bound, finite_number, loads
 
@@ -49,34 +54,8 @@ STORE_FILE = "tournament.sqlite"
 #: Held (flock) by the run writing to a folder; the OS releases it when that process dies.
 LOCK_FILE = "tournament.lock"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournament (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    config TEXT NOT NULL,
-    created TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS secret (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    key BLOB NOT NULL          -- the secret every match's streams derive from; published on request
-);
-CREATE TABLE IF NOT EXISTS agents (
-    name TEXT PRIMARY KEY,
-    identity TEXT NOT NULL     -- JSON, apdp.agents.identity: file hash, origin, provenance, apdp version
-);
-CREATE TABLE IF NOT EXISTS matches (
-    key TEXT PRIMARY KEY,      -- the match id (MatchSpec.match_id); the name of apdp 0.1's stores
-    topology TEXT NOT NULL,
-    tournament_seed INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    agents TEXT NOT NULL,      -- JSON list of names, company order
-    profit TEXT NOT NULL,      -- JSON list, company order
-    winner TEXT,               -- agent name, NULL when nobody won
-    faults TEXT NOT NULL,      -- JSON list of {agent, kind, phase, task, message}
-    record TEXT NOT NULL,      -- the full apdp-record/1 JSON
-    finished TEXT NOT NULL,    -- UTC time the row was written
-    error TEXT                 -- why the referee failed in the match (NULL: it finished)
-);
-"""
+#: The tables of a current store (:mod:`apdp.tournament.migrations` has its versions).
+_SCHEMA = STORE_SQL
 
 
 class StoreError(UserError):
@@ -126,14 +105,19 @@ def _lock(folder: Path) -> int:
     return fd
 
 
-def _add_error_column(conn: sqlite3.Connection) -> None:
-    """Give a store older than referee errors its ``error`` column."""
-    if not _has_error_column(conn):
-        conn.execute("ALTER TABLE matches ADD COLUMN error TEXT")
-
-
 def _has_error_column(conn: sqlite3.Connection) -> bool:
-    return any(row[1] == "error" for row in conn.execute("PRAGMA table_info(matches)"))
+    """Whether the store has the ``matches.error`` column (a store of schema 3 or older has not)."""
+    return has_column(conn, "matches", "error")
+
+
+def _check_version(conn: sqlite3.Connection, path: Path) -> int:
+    """The store's schema version (:mod:`apdp.tournament.migrations`), or StoreError when this apdp
+    does not know it."""
+    version = store_version(conn)
+    reason = newer_store(version)
+    if reason is not None:
+        raise StoreError(f"{path}: {reason}")
+    return version
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -297,10 +281,10 @@ class ResultsStore:
             if existed:
                 _check_intact(conn, folder / STORE_FILE)
                 check_tables(conn, folder / STORE_FILE)
-            with conn:
-                conn.executescript(_SCHEMA)
-                _add_error_column(conn)
+            if _check_version(conn, folder / STORE_FILE) == 0:
+                create_store(conn)
         except StoreError:
+            conn.close()
             os.close(lock)
             raise
         except sqlite3.DatabaseError as exc:
@@ -326,7 +310,8 @@ class ResultsStore:
                 if difference is not None and grow and grows(stored_config, config):
                     conn.execute("UPDATE tournament SET config = ? WHERE id = 1", (wanted,))
                     difference = None
-            if difference is None:
+            if difference is None:  # only a store that resumes is brought to the current schema
+                migrate_store(conn)
                 stored = conn.execute("SELECT key FROM secret WHERE id = 1").fetchone()
                 if stored is None:
                     conn.execute("INSERT INTO secret VALUES (1, ?)", (secret or new_secret(),))
@@ -366,6 +351,7 @@ class ResultsStore:
         try:
             check_tables(conn, path)  # before any query of them: a view's could have no end
             conn.execute("SELECT key FROM matches LIMIT 1")
+            _check_version(conn, path)  # read as it is: the queries below tolerate older schemas
         except (sqlite3.DatabaseError, StoreError) as exc:
             conn.close()
             raise _unreadable(path, exc) if isinstance(exc, sqlite3.DatabaseError) else exc from None
