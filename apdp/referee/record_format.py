@@ -113,36 +113,62 @@ class RecordResult(BaseModel):
     winner: int | None
     faults: list[RecordFault]
     referee_error: str | None = None
+    #: Under the Logist platform's rules: the agents one of whose figures wrapped past 2**63 - 1.
+    wrapped: list[int] | None = None
 
 
 class MatchRecord(BaseModel):
-    """A whole match record. ``identities``, ``timing``, ``output`` and ``sandbox`` are what the
-    referee adds beside the game; the fields :data:`apdp.referee.record.TIMING_FIELDS` name differ
-    from run to run."""
+    """A whole match record, as the referee returns it and every reader takes it. ``identities``,
+    ``timing``, ``output`` and ``sandbox`` are what the referee adds beside the game; the fields
+    :data:`apdp.referee.record.TIMING_FIELDS` name differ from run to run.
+
+    The fields stand in the order a record is written; a field the referee leaves out (a default,
+    or a field of later records) stays out of :meth:`to_json`, so that a record reads back, and
+    is written again, as it was. It becomes JSON only where it is stored or written."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
     format: str
+    #: The version of what the record holds (:data:`apdp.referee.record.RECORD_SCHEMA`); absent, 1.
+    schema: int = Field(default=1, ge=1)
     topology: str
     seed: int = Field(ge=0, lt=2**63)
     agents: list[str]
+    identities: list[dict[str, Any]] | None = None
     companies: list[RecordCompany]
     tasks: list[RecordTask]
     auctions: list[RecordAuction]
-    plans: list[list[list[Any]] | None]
-    result: RecordResult
-    network: dict[str, Any] | None = None
-    ties: Literal["random", "first"] = "random"
-    #: The bid rule (:func:`apdp.game.auction.check_bid`): apdp's, or the Logist platform's.
-    bids: BidRule = "apdp"
     #: The settlement rule (:mod:`apdp.referee.record`): "delivered", or "won" for older records.
     settlement: Literal["won", "delivered", "logist"] = "won"
     #: The rules of play (:mod:`apdp.referee.match`): apdp's (absent), or the Logist platform's.
     rules: Literal["apdp", "logist"] = "apdp"
+    network: dict[str, Any] | None = None
+    ties: Literal["random", "first"] = "random"
+    #: The bid rule (:func:`apdp.game.auction.check_bid`): apdp's, or the Logist platform's.
+    bids: BidRule = "apdp"
     #: How a Logist configuration's tasks were drawn (:mod:`apdp.logist.tasks`); None on apdp's own game.
     task_draw: Literal["secret", "platform"] | None = None
-    identities: list[dict[str, Any]] | None = None
+    plans: list[list[list[Any]] | None]
+    result: RecordResult
     timing: dict[str, Any] | None = None
     output: list[str] | None = None
     sandbox: dict[str, Any] | None = None
 
+    @classmethod
+    def read(cls, data: object) -> MatchRecord:
+        """The record of ``data`` (a record's JSON, parsed); pydantic's ValidationError when it is
+        not one."""
+        return cls.model_validate(data)
 
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON: the fields it was made with, in the order they are written."""
+        return self.model_dump(exclude_unset=True)
+
+    @property
+    def referee_error(self) -> str | None:
+        """Why the referee failed in this match, or None for a finished match."""
+        return self.result.referee_error
+
+    @property
+    def faulty(self) -> set[int]:
+        """The agents that faulted."""
+        return {f.agent for f in self.result.faults}
