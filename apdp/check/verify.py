@@ -37,6 +37,7 @@ from apdp.referee.record import (
     record_topology,
     referee_error,
     settle_logist,
+    unknown_schema,
 )
 from apdp.referee.record_format import MatchRecord
 
@@ -86,6 +87,9 @@ def read_record(path: str | Path) -> dict[str, Any]:
         raise UnreadableRecord(
             f"{path}: format is {data.get('format')!r}, expected {RECORD_FORMAT!r}"
         )
+    unknown = unknown_schema(data)
+    if unknown is not None:
+        raise UnreadableRecord(f"{path}: {unknown}")
     return data
 
 
@@ -98,6 +102,9 @@ def verify_record(data: dict[str, Any]) -> list[str]:
     failure = referee_error(data)
     if failure is not None:
         return [f"the referee could not finish this match (apdp's failure, not an agent's): {failure}"]
+    unknown = unknown_schema(data)
+    if unknown is not None:
+        return [f"schema: {unknown}"]
     try:
         rec = MatchRecord.model_validate(data)
     except ValidationError as exc:

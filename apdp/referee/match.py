@@ -40,6 +40,7 @@ from apdp.referee.budget import RecordBudget
 from apdp.referee.record import (
     LOGIST_SETTLEMENT,
     RECORD_FORMAT,
+    RECORD_SCHEMA,
     SETTLEMENT,
     embedded_network,
     record_size,
@@ -199,6 +200,7 @@ class _Referee:
         """What the record holds of the game before the plans: the match as the seed decides it."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
+            "schema": RECORD_SCHEMA,
             "topology": self.topology.name,
             "seed": self.seed,
             "agents": [s.source.name for s in self.seats],
@@ -223,7 +225,7 @@ class _Referee:
 
     def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:
         record: dict[str, Any] = self._game() if figures else {
-            "format": RECORD_FORMAT, "topology": self.topology.name, "seed": self.seed,
+            "format": RECORD_FORMAT, "schema": RECORD_SCHEMA, "topology": self.topology.name, "seed": self.seed,
             "agents": [s.source.name for s in self.seats], "identities": self.identities,
             "companies": [c.to_json() for c in self.companies], "tasks": [], "auctions": [],
         }

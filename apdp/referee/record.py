@@ -15,6 +15,11 @@ written before this rule have no ``settlement`` field and were settled by the ru
 agent, faulted or not, kept the sum of its winning bids. :mod:`apdp.check.verify` checks each
 record by the rule it names, so old records still verify.
 
+``schema`` (beside ``format``) is the version of what the record holds, :data:`RECORD_SCHEMA`;
+records written before it have none and are version 1. A reader refuses a record of a newer schema
+in one line; what it still accepts of earlier records (the rule "won", apdp 0.1's network form) is
+listed, with the results store's versions, in :mod:`apdp.tournament.migrations`.
+
 Fields may be added (``timing``, ``output``, ``sandbox``: the protections that were off on the
 machine that played it; ``network``: the network itself (:meth:`apdp.game.topology.Topology.to_json`;
 records of apdp 0.1 have a topology file's form), when it is not the
@@ -60,6 +65,10 @@ from apdp.scenario.networks import load_named_topology, load_topology
 from apdp.text import clean_text
 
 RECORD_FORMAT = "apdp-record/1"
+#: The version of what a record holds (its ``schema`` field, beside ``format``; absent in records
+#: written before it, which are version 1). The versions and what readers still accept of earlier
+#: records are listed in :mod:`apdp.tournament.migrations`.
+RECORD_SCHEMA = 2
 #: The settlement rules (see the module's text): a record's ``settlement`` field, absent = "won".
 SETTLEMENT = "delivered"
 OLD_SETTLEMENT = "won"
@@ -115,6 +124,23 @@ def record_topology(record: dict[str, Any]) -> Topology:
             return parse_topology(network, "record network")
         return network_from_json(network, "record network")
     return load_named_topology(str(record.get("topology")))
+
+
+def record_schema(record: dict[str, Any]) -> int | None:
+    """The schema version of ``record``: its ``schema`` field, 1 when it has none; None when the
+    field is not a whole number."""
+    value = record.get("schema", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def unknown_schema(record: dict[str, Any]) -> str | None:
+    """Why this apdp cannot read ``record`` (a schema it does not know: one phrase), or None."""
+    version = record_schema(record)
+    if version is None or version < 1:
+        return f"its schema {clean_text(repr(record.get('schema')), 40)} is no record schema apdp writes"
+    if version > RECORD_SCHEMA:
+        return f"written by a newer apdp (record schema {version}, this apdp knows {RECORD_SCHEMA}): upgrade apdp"
+    return None
 
 
 def settlement(record: dict[str, Any]) -> str:
@@ -259,7 +285,7 @@ def referee_error_result(agents: int, faults: Sequence[Fault], reason: str) -> d
 def referee_error_record(topology: str, seed: int, agents: Sequence[str], reason: str) -> dict[str, Any]:
     """The record of a match whose referee failed before it could say more (its worker died)."""
     return {
-        "format": RECORD_FORMAT, "topology": topology, "seed": seed, "agents": list(agents),
+        "format": RECORD_FORMAT, "schema": RECORD_SCHEMA, "topology": topology, "seed": seed, "agents": list(agents),
         "companies": [], "tasks": [], "auctions": [], "plans": [None] * len(agents),
         "result": referee_error_result(len(agents), (), reason),
     }

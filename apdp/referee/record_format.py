@@ -126,10 +126,10 @@ class MatchRecord(BaseModel):
     or a field of later records) stays out of :meth:`to_json`, so that a record reads back, and
     is written again, as it was. It becomes JSON only where it is stored or written."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, serialize_by_alias=True)
     format: str
     #: The version of what the record holds (:data:`apdp.referee.record.RECORD_SCHEMA`); absent, 1.
-    schema: int = Field(default=1, ge=1)
+    schema_version: int = Field(default=1, ge=1, alias="schema")  # ``schema`` is a method of BaseModel
     topology: str
     seed: int = Field(ge=0, lt=2**63)
     agents: list[str]

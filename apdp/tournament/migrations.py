@@ -30,16 +30,17 @@ absent in records of version 1; the rules live with the record, below this packa
 :mod:`apdp.referee.record_format` and :mod:`apdp.referee.record`):
 
 ====  ===============================================================================================
- 1    apdp 0.1 and after: no ``schema`` field. Read with these rules (:mod:`apdp.referee.record`):
+ 1    apdp 0.1 up to 2026-11-28: no ``schema`` field. Read with these rules:
       a record without ``settlement`` was settled by the rule "won"
-      (:func:`apdp.referee.record.record_settlement`);
+      (:func:`apdp.referee.record.settlement`);
       an embedded network of apdp 0.1's form (a topology file's ``routes``) reads as a network
-      (:func:`apdp.referee.record.record_network`).
- 2    ``schema`` 2 beside ``format``; ``settlement`` always written.
+      (:func:`apdp.referee.record.record_topology`).
+ 2    2026-11-28: ``schema`` beside ``format`` (the fields are those of version 1's latest records).
 ====  ===============================================================================================
 
-A record of a ``schema`` newer than :data:`apdp.referee.record_format.RECORD_SCHEMA` is refused in
-one line by its readers.
+A record of a ``schema`` newer than :data:`apdp.referee.record.RECORD_SCHEMA` is refused in one line
+by its readers (:func:`apdp.referee.record.unknown_schema`: ``apdp verify``, and every reader of a
+record file, :func:`apdp.check.verify.read_record`).
 
 Other earlier names still honoured (not versioned data): the secret file's apdp 0.1 names
 (``$APDP_KEY_FILE``, ``$XDG_DATA_HOME/apdp/key``: :mod:`apdp.secret`), and a match's id stored under

@@ -52,7 +52,8 @@ def _undeclared(model: type[BaseModel], data: object, where: str) -> list[str]:
     """The keys of ``data`` that the record's types do not declare, with where they stand."""
     if not isinstance(data, dict):
         return []
-    out = [f"{where}.{k}" for k in data if k not in model.model_fields]
+    names = set(model.model_fields) | {f.alias for f in model.model_fields.values() if f.alias}
+    out = [f"{where}.{k}" for k in data if k not in names]
     for name, field in model.model_fields.items():
         for listed, inner in _models(field.annotation):
             value = data.get(name)
