@@ -58,6 +58,10 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # the installed package's (its metadata), as ``apdp --version`` says
+        from apdp.agents.identity import apdp_version
+
+        return apdp_version()
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'apdp' has no attribute {name!r}")
