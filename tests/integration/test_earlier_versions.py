@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from apdp.tournament.migrations import STORE_SCHEMA
 from apdp.tournament.store import STORE_FILE, ResultsStore
 from tests.command import apdp
 from tests.paths import DATA, LOGIST
@@ -132,11 +133,16 @@ def test_an_earlier_store_resumes_or_says_in_one_line_why_not(name: str, tmp_pat
 
 def test_the_last_store_before_versions_resumes(tmp_path: Path) -> None:
     """The store apdp wrote just before stores carried a version is played by today's rules: it
-    resumes, unless one of its agents' files changed since (then one line says which)."""
+    resumes and then carries the current version, unless one of its agents' files changed since (then
+    one line says which, and the store stays as it was)."""
     folder = _copy("store4-020c506", tmp_path)
     run = apdp("tournament", *STORES["store4-020c506"], "--agents", "naive,honest", "--tasks", "4", "--jobs", "1",
                "--quiet", "--out", str(folder))
     assert run.returncode == 0 or "the file of agent" in run.stderr, run.stdout + run.stderr
+    with sqlite3.connect(f"file:{folder / STORE_FILE}?mode=ro", uri=True) as db:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+    db.close()
+    assert version == (STORE_SCHEMA if run.returncode == 0 else 0)  # a resume writes the version, a refusal nothing
 
 
 def test_an_older_logist_store_does_not_resume(tmp_path: Path) -> None:
