@@ -7,12 +7,12 @@ several observers, so the runner knows none of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from apdp.tournament.schedule import MatchSpec
 
-#: A match record in the "apdp-record/1" format (see ``apdp.referee.match``).
-Record = dict[str, Any]
+if TYPE_CHECKING:
+    from apdp.referee.record_format import MatchRecord
 
 
 class TournamentEvents:
@@ -29,13 +29,13 @@ class TournamentEvents:
     def on_match_started(self, match: MatchSpec) -> None:
         """``match`` was handed to the workers (it plays at once, or as soon as one is free)."""
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         """``match`` was played; ``record`` is its full record."""
 
-    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
-        """``match`` was played and at least one agent faulted (see ``record["result"]["faults"]``)."""
+    def on_match_faulted(self, match: MatchSpec, record: MatchRecord) -> None:
+        """``match`` was played and at least one agent faulted (see ``record.result.faults``)."""
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         """The referee could not finish ``match``: ``record`` says why (``result.referee_error``); it
         is stored as such, counted by the reports, and a rerun plays it again."""
 
@@ -60,33 +60,32 @@ class Broadcast(TournamentEvents):
     def on_match_started(self, match: MatchSpec) -> None:
         self._each(lambda o: o.on_match_started(match))
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         self._each(lambda o: o.on_match_finished(match, record))
 
-    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
+    def on_match_faulted(self, match: MatchSpec, record: MatchRecord) -> None:
         self._each(lambda o: o.on_match_faulted(match, record))
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         self._each(lambda o: o.on_match_error(match, record))
 
     def on_end(self, interrupted: bool) -> None:
         self._each(lambda o: o.on_end(interrupted))
 
 
-def announce(events: TournamentEvents, match: MatchSpec, record: Record) -> None:
+def announce(events: TournamentEvents, match: MatchSpec, record: MatchRecord) -> None:
     """Tell ``events`` how ``match`` ended, by its ``record``: finished (and faulted), or a referee error."""
-    from apdp.referee.record import referee_error
-
-    if referee_error(record) is not None:
+    if record.referee_error is not None:
         events.on_match_error(match, record)
         return
     events.on_match_finished(match, record)
-    if record["result"].get("faults"):
+    if record.result.faults:
         events.on_match_faulted(match, record)
 
 
-def failed(match: MatchSpec, reason: str) -> Record:
+def failed(match: MatchSpec, reason: str) -> MatchRecord:
     """The record of ``match`` when its referee failed before it could make one (its worker died)."""
     from apdp.referee.record import referee_error_record
+    from apdp.referee.record_format import MatchRecord
 
-    return referee_error_record(match.topology, match.seed, match.agents, reason)
+    return MatchRecord.read(referee_error_record(match.topology, match.seed, match.agents, reason))

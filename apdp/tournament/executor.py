@@ -42,13 +42,14 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from apdp.sandbox.environment import safe_module_path
 
 if TYPE_CHECKING:  # not imported at run time: a command starts the fork server before loading numpy
-    from apdp.tournament.events import Record, TournamentEvents
+    from apdp.referee.record_format import MatchRecord
+    from apdp.tournament.events import TournamentEvents
     from apdp.tournament.schedule import MatchSpec
 
 log = logging.getLogger("apdp.tournament")
 
 #: A picklable function that plays one match in a worker and returns its record.
-PlayFunction: TypeAlias = "Callable[[MatchSpec], Record]"
+PlayFunction: TypeAlias = "Callable[[MatchSpec], MatchRecord]"
 #: Modules loaded once before any worker starts (by the fork server, or by this process before it
 #: forks them): each worker starts with the referee loaded instead of importing it (numpy,
 #: pydantic, ...) on its first match.
@@ -243,7 +244,7 @@ class _Pending:
         self.exhausted = False
 
     def submit(
-        self, pool: ProcessPoolExecutor, play: PlayFunction, in_flight: dict[Future[Record], MatchSpec]
+        self, pool: ProcessPoolExecutor, play: PlayFunction, in_flight: dict[Future[MatchRecord], MatchSpec]
     ) -> None:
         match = next(self.matches, None)
         if match is None:
@@ -262,17 +263,16 @@ def _drain(
     jobs: int,
 ) -> tuple[int, int]:
     """Run matches on ``pool`` until none is left or the pool breaks: (errors, matches played)."""
-    from apdp.referee.record import referee_error
     from apdp.tournament.events import announce, failed
 
-    in_flight: dict[Future[Record], MatchSpec] = {}
+    in_flight: dict[Future[MatchRecord], MatchSpec] = {}
     errors = finished = 0
     broken = False
     while len(in_flight) < jobs + WAITING and not pending.exhausted:
         pending.submit(pool, play, in_flight)
     while in_flight:
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-        outcomes: list[tuple[MatchSpec, Record | None, str]] = []
+        outcomes: list[tuple[MatchSpec, MatchRecord | None, str]] = []
         for future in done:
             match = in_flight.pop(future)
             try:
@@ -288,7 +288,7 @@ def _drain(
         for match, record, message in outcomes:
             if record is None:
                 record = failed(match, message)
-            if referee_error(record) is not None:
+            if record.referee_error is not None:
                 errors += 1
             else:
                 finished += 1

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from apdp.errors import UserError
+from apdp.referee.record_format import MatchRecord
 from apdp.text import clean_line
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 
 #: The log's file name inside an output folder.
@@ -104,26 +105,21 @@ class LogEvents(TournamentEvents):
     def on_match_started(self, match: MatchSpec) -> None:
         log.info("start %s (seed %d)", match.match_id, match.seed)
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
-        result = record["result"]
-        winner = result.get("winner")
-        name = "nobody" if winner is None else match.agents[int(winner)]
-        log.info("done %s: profit %s, winner %s", match.match_id, result.get("profit"), name)
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
+        winner = record.result.winner
+        name = "nobody" if winner is None else match.agents[winner]
+        log.info("done %s: profit %s, winner %s", match.match_id, record.result.profit, name)
 
-    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
-        for fault in record["result"]["faults"]:
-            agent = match.agents[int(fault["agent"])]
+    def on_match_faulted(self, match: MatchSpec, record: MatchRecord) -> None:
+        for fault in record.result.faults:
             log.warning(
                 "fault %s: %s %s in %s (task %s): %s",
-                match.match_id, agent, fault.get("kind"), fault.get("phase"), fault.get("task"),
-                fault.get("message"),
+                match.match_id, match.agents[fault.agent], fault.kind, fault.phase, fault.task, fault.message,
             )
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
-        from apdp.referee.record import referee_error
-
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         log.error("error %s: the referee failed, stored as a referee error (a rerun plays it again): %s",
-                  match.match_id, referee_error(record))
+                  match.match_id, record.referee_error)
 
     def on_end(self, interrupted: bool) -> None:
         log.info("tournament %s", "interrupted" if interrupted else "finished")

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from apdp.agents.discovery import AgentSource
+from apdp.referee.record_format import MatchRecord
 from apdp.sandbox.cores import pin_to_core, take_core
 from apdp.scenario import Scenario
-from apdp.tournament.events import Record
 from apdp.tournament.logs import worker_logging
 from apdp.tournament.schedule import MatchSpec
 
@@ -38,7 +38,7 @@ class PlayMatch:
     identities: Mapping[str, dict[str, Any]] | None = None
     registry: dict[str, dict[str, Any]] | None = None
 
-    def __call__(self, match: MatchSpec) -> Record:
+    def __call__(self, match: MatchSpec) -> MatchRecord:
         return play_scheduled(self.scenario, match, self.paths, self.secret, self.identities, self.registry)
 
 
@@ -49,7 +49,7 @@ def play_scheduled(
     secret: bytes,
     identities: Mapping[str, dict[str, Any]] | None = None,
     registry: dict[str, dict[str, Any]] | None = None,
-) -> Record:
+) -> MatchRecord:
     """Play one scheduled match: the base ``scenario`` on the match's network and seed, each agent
     from its file in ``paths``. The one way a match of a tournament is played, by a local worker
     (:class:`PlayMatch`) and by a Ray task (:func:`apdp.tournament.ray_executor.play_sent`) alike."""
@@ -58,7 +58,9 @@ def play_scheduled(
     on_network = scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
     agents = [AgentSource(name, Path(paths[name])) for name in match.agents]
     played_as = None if identities is None else [identities[name] for name in match.agents]
-    return play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
+    return MatchRecord.read(
+        play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
+    )
 
 
 def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:

@@ -19,8 +19,9 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.eta_column import EtaColumn
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.standings import Standings
 from apdp.tournament.store import StoredMatch
@@ -87,16 +88,16 @@ class ProgressBar(TournamentEvents):
             errors = f"errors {self.errors}" if self.errors else ""
             self._progress.update(self._task, advance=advance, faults=self.faults, errors=errors)
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         if self.enabled:
             self.standings.on_match_finished(match, record)
         self._update(1)
 
-    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
-        self.faults += len(record["result"]["faults"])
+    def on_match_faulted(self, match: MatchSpec, record: MatchRecord) -> None:
+        self.faults += len(record.result.faults)
         self._update(0)
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         self.errors += 1
         self._update(0)
 

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.referee.record_format import MatchRecord
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.terminal import is_terminal
 
@@ -78,11 +79,11 @@ class ProgressLines(TournamentEvents):
         return (f"tournament: {self.done}/{self.total} matches ({share}%), {self.faults} faults{errors}, "
                 f"{clock_text(elapsed)} elapsed, ETA {clock_text(eta)}")
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         self.done += 1
-        self.faults += len(record["result"].get("faults", []))
+        self.faults += len(record.result.faults)
         self._step()
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         self.errors += 1
         self._step()

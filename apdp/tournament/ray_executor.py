@@ -35,10 +35,10 @@ from types import ModuleType
 from typing import Any
 
 from apdp.errors import UserError
-from apdp.referee.record import referee_error
+from apdp.referee.record_format import MatchRecord
 from apdp.scenario import Scenario
 from apdp.tournament.config import TournamentConfig
-from apdp.tournament.events import Record, TournamentEvents, announce, failed
+from apdp.tournament.events import TournamentEvents, announce, failed
 from apdp.tournament.ray_payload import Bundle, Networks, SentAgent, networks_of, pack_agent, unpack
 from apdp.tournament.schedule import MatchSpec
 
@@ -99,7 +99,7 @@ class SentTournament:
 _unpacked: dict[str, Path] = {}
 
 
-def play_sent(sent: SentTournament, match: MatchSpec) -> Record:
+def play_sent(sent: SentTournament, match: MatchSpec) -> MatchRecord:
     """Play one match on a worker (a Ray task): unpack what it needs, then play by path."""
     import ray
 
@@ -356,7 +356,7 @@ def run_on_ray(
             done, rest = ray.wait(list(in_flight), num_returns=1)
             if rest:  # every other match that ended meanwhile too
                 done += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
-            outcomes: list[tuple[MatchSpec, Record | None, str]] = []
+            outcomes: list[tuple[MatchSpec, MatchRecord | None, str]] = []
             for ref in done:
                 match = in_flight.pop(ref)
                 try:
@@ -367,7 +367,7 @@ def run_on_ray(
             for match, record, message in outcomes:
                 if record is None:
                     record = failed(match, message)
-                if referee_error(record) is not None:
+                if record.referee_error is not None:
                     errors += 1
                 announce(events, match, record)
     except BaseException:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from apdp.agents.discovery import registry_params
 from apdp.agents.files import check_outside_agents
 from apdp.agents.identity import agent_identity
-from apdp.referee.record import referee_error
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.config import TournamentConfig
-from apdp.tournament.events import Broadcast, Record, TournamentEvents
+from apdp.tournament.events import Broadcast, TournamentEvents
 from apdp.tournament.executor import PlayFunction, Workers
 from apdp.tournament.logs import LogEvents, RunLog
 from apdp.tournament.play import PlayMatch, worker_start
@@ -45,15 +45,15 @@ class RunSummary(TournamentEvents):
     def on_start(self, total: int, done: int) -> None:
         self.total, self.skipped = total, done
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         self.played += 1
 
-    def on_match_faulted(self, match: MatchSpec, record: Record) -> None:
+    def on_match_faulted(self, match: MatchSpec, record: MatchRecord) -> None:
         self.faulted += 1
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         self.errors += 1
-        self.error_messages.append(f"{match.match_id}: {referee_error(record)}")
+        self.error_messages.append(f"{match.match_id}: {record.referee_error}")
 
 
 def schedule_of(config: TournamentConfig) -> list[MatchSpec]:

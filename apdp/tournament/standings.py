@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from rich.table import Table
 
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.referee.record_format import MatchRecord
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.store import StoredMatch
 
@@ -61,11 +62,10 @@ class Standings(TournamentEvents):
         for m in matches:
             self.add(m.agents, m.winner, [m.agents[int(f["agent"])] for f in m.faults])
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
-        result = record["result"]
-        w = result.get("winner")
-        winner = None if w is None else match.agents[int(w)]
-        self.add(match.agents, winner, [match.agents[int(f["agent"])] for f in result.get("faults", [])])
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
+        w = record.result.winner
+        winner = None if w is None else match.agents[w]
+        self.add(match.agents, winner, [match.agents[f.agent] for f in record.result.faults])
 
     def ranked(self) -> list[Line]:
         """Best first: win rate, then wins, then name."""

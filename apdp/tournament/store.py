@@ -40,11 +40,11 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from apdp.errors import UserError
-from apdp.referee.record import referee_error
+from apdp.referee.record_format import MatchRecord
 from apdp.secret import new_secret
 from apdp.text import clean_line
 from apdp.tournament.config import config_difference, from_earlier_apdp, grows
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.migrations import STORE_SQL, create_store, has_column, migrate_store, newer_store, store_version
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.stored_json import MAX_VALUE_BYTES, TooDeep, bound, finite_number, loads
@@ -410,12 +410,12 @@ class ResultsStore:
         return {k for (k,) in self.conn.execute("SELECT key FROM matches WHERE error IS NULL")}
 
     @_translated
-    def add(self, match: MatchSpec, record: Record) -> None:
+    def add(self, match: MatchSpec, record: MatchRecord) -> None:
         """Store one match and commit at once; a match stored as a referee error is replaced."""
-        result = record["result"]
-        error = referee_error(record)
-        winner_index = result.get("winner")
-        winner = None if winner_index is None or error is not None else match.agents[int(winner_index)]
+        result = record.result
+        error = record.referee_error
+        data = record.to_json()
+        winner = None if result.winner is None or error is not None else match.agents[result.winner]
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self.conn:
             self.conn.execute("DELETE FROM matches WHERE key = ? AND error IS NOT NULL", (match.match_id,))
@@ -427,10 +427,10 @@ class ResultsStore:
                     match.tournament_seed,
                     match.seed,
                     json.dumps(list(match.agents)),
-                    json.dumps([float(p) for p in result["profit"]]),
+                    json.dumps([float(p) for p in result.profit]),
                     winner,
-                    json.dumps(result.get("faults", []), ensure_ascii=False),
-                    json.dumps(record, separators=(",", ":"), ensure_ascii=False),
+                    json.dumps(data["result"]["faults"], ensure_ascii=False),
+                    json.dumps(data, separators=(",", ":"), ensure_ascii=False),
                     now,
                     error,
                 ),
@@ -472,8 +472,8 @@ class ResultsStore:
         return "a value of a match"
 
     @_translated
-    def record(self, match_id: str) -> Record | None:
-        """The full record of the match ``match_id``, or None."""
+    def record(self, match_id: str) -> dict[str, Any] | None:
+        """The full record of the match ``match_id`` as stored (its JSON), or None."""
         try:
             row = self.conn.execute("SELECT CAST(record AS BLOB) FROM matches WHERE key = ?", (match_id,)).fetchone()
         except sqlite3.DataError:
@@ -548,8 +548,8 @@ class StoreWriter(TournamentEvents):
     def __init__(self, store: ResultsStore) -> None:
         self.store = store
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         self.store.add(match, record)
 
-    def on_match_error(self, match: MatchSpec, record: Record) -> None:
+    def on_match_error(self, match: MatchSpec, record: MatchRecord) -> None:
         self.store.add(match, record)

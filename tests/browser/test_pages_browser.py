@@ -34,6 +34,7 @@ from apdp.tournament.report import report
 from apdp.tournament.report_page import report_html
 from apdp.tournament.schedule import double_round_robin
 from apdp.tournament.store import ResultsStore
+from tests.records import typed_record
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
@@ -356,7 +357,7 @@ def synthetic_store(folder: Path, matches: int, agents: int = 16, networks: Sequ
                        "message": "made up"}] if rng.random() < 0.03 else []
             winner = 0 if faults else (None if profit[0] == profit[1] else int(profit[1] > profit[0]))
             result = {"profit": profit, "winner": winner, "faults": faults}
-            store.add(spec, {"format": RECORD_FORMAT, "result": result})
+            store.add(spec, typed_record({"format": RECORD_FORMAT, "agents": list(spec.agents), "result": result}))
     finally:
         store.close()
 

@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 
 from apdp.referee.record import without_timing
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.config import make_config
-from apdp.tournament.events import Record, TournamentEvents
+from apdp.tournament.events import TournamentEvents
 from apdp.tournament.ray_executor import RayCluster
 from apdp.tournament.run import run_tournament
 from apdp.tournament.schedule import MatchSpec
@@ -142,7 +143,7 @@ class _StopAfter(TournamentEvents):
     def __init__(self, count: int) -> None:
         self.count = count
 
-    def on_match_finished(self, match: MatchSpec, record: Record) -> None:
+    def on_match_finished(self, match: MatchSpec, record: MatchRecord) -> None:
         self.count -= 1
         if self.count == 0:
             raise KeyboardInterrupt

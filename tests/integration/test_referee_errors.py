@@ -14,8 +14,8 @@ import apdp.referee.match
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.referee.record import referee_error
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.config import make_config
-from apdp.tournament.events import Record
 from apdp.tournament.play import PlayMatch
 from apdp.tournament.report import report
 from apdp.tournament.run import run_tournament
@@ -50,7 +50,7 @@ class FailingPlay(PlayMatch):
 
     failing: str = ""
 
-    def __call__(self, match: MatchSpec) -> Record:
+    def __call__(self, match: MatchSpec) -> MatchRecord:
         if match.match_id == self.failing:
             raise RuntimeError("the referee broke down")
         return super().__call__(match)

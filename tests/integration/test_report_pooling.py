@@ -20,6 +20,7 @@ from apdp.tournament.report import report
 from apdp.tournament.schedule import MatchSpec, double_round_robin
 from apdp.tournament.store import ResultsStore
 from apdp.tournament.tidy import TABLES
+from tests.records import typed_record
 
 AGENTS = ["a", "b", "c"]
 
@@ -49,7 +50,7 @@ def store(folder: Path, cfg: dict[str, Any], *, secret: bytes = b"k" * 32, skip:
     s = ResultsStore.create_or_resume(folder, cfg, secret)
     schedule = double_round_robin(cfg["agents"], cfg["topologies"], cfg["seed"], cfg["repeat"])
     for m in schedule[: len(schedule) - skip]:
-        s.add(m, record(m))
+        s.add(m, typed_record(record(m)))
     if identities is not None:
         s.add_identities(identities)
     s.close()

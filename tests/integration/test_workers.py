@@ -23,7 +23,7 @@ PLAY = textwrap.dedent("""
 
     class Seen(TournamentEvents):
         def on_match_error(self, match, record):
-            print(record["result"]["referee_error"], os.getpid())
+            print(record.result.referee_error, os.getpid())
 
     if sys.argv[1] == "thread":  # another thread runs when the workers start
         threading.Thread(target=threading.Event().wait, daemon=True).start()

@@ -204,14 +204,16 @@ def test_this_machine_reports_nothing_off(tmp_path: Path) -> None:
 def test_a_tournament_says_once_which_protections_its_records_found_off() -> None:
     from apdp.tournament.sandbox_notice import SandboxNotice
     from apdp.tournament.schedule import MatchSpec
+    from tests.records import typed_record
 
     said: list[str] = []
     notice = SandboxNotice(said.append)
     match = MatchSpec("france", 0, 1, ("a", "b"))
-    notice.on_match_finished(match, {"sandbox": {"unprotected": []}})
+    notice.on_match_finished(match, typed_record({"sandbox": {"unprotected": []}}))
     assert said == []
     for _ in range(3):
-        notice.on_match_faulted(match, {"sandbox": {"unprotected": ["system call filter (no seccomp table)"]}})
+        off = typed_record({"sandbox": {"unprotected": ["system call filter (no seccomp table)"]}})
+        notice.on_match_faulted(match, off)
     assert len(said) == 1 and "system call filter" in said[0] and "apdp sandbox" in said[0]
 
 

@@ -25,6 +25,7 @@ from apdp.analysis.run import analyse
 from apdp.analysis.summary import summarise, to_json, to_text
 from apdp.check.verify import verify_record
 from apdp.errors import UserError
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.store import STORE_FILE, ResultsStore
 
@@ -187,7 +188,7 @@ def _store(folder: Path, records: list[dict[str, Any]]) -> Path:
     """A results folder holding ``records`` (no configured field: its matches are the tournament)."""
     store = ResultsStore.create_or_resume(folder, {"format": "apdp-tournament/1"}, b"k" * 32)
     for k, record in enumerate(records):
-        store.add(MatchSpec("line", k, k, tuple(record["agents"])), record)
+        store.add(MatchSpec("line", k, k, tuple(record["agents"])), MatchRecord.read(record))
     store.close()
     return folder
 

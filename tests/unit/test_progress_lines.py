@@ -11,9 +11,10 @@ from apdp.tournament.eta_column import EtaColumn
 from apdp.tournament.events import failed
 from apdp.tournament.progress_lines import ProgressLines
 from apdp.tournament.schedule import MatchSpec
+from tests.records import typed_record
 
 MATCH = MatchSpec("france", 0, 1, ("a", "b"))
-RECORD = {"result": {"faults": []}}
+RECORD = typed_record({"result": {"faults": []}})
 
 
 class Clock:
@@ -71,7 +72,8 @@ def test_off_a_terminal_a_plain_line_every_few_matches() -> None:
         if k == 7:
             lines.on_match_error(MATCH, failed(MATCH, "its worker process died"))
         else:
-            lines.on_match_finished(MATCH, {"result": {"faults": [{"kind": "timeout"}] if k == 9 else []}})
+            faults = [{"kind": "timeout"}] if k == 9 else []
+            lines.on_match_finished(MATCH, typed_record({"result": {"faults": faults}}))
     text = out.getvalue().splitlines()
     assert len(text) == 20
     assert text[0] == "tournament: 6/44 matches (13%), 0 faults, 0:00:06 elapsed, ETA -:--:--"

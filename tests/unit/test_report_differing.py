@@ -18,6 +18,7 @@ from apdp.tournament.pool import load_pool
 from apdp.tournament.report import report
 from apdp.tournament.schedule import MatchSpec, double_round_robin
 from apdp.tournament.store import ResultsStore
+from tests.records import typed_record
 
 AGENTS = ["a", "b", "c"]
 CONFIG: dict[str, Any] = {
@@ -56,7 +57,7 @@ def store(folder: Path, change: dict[int, Any] | None = None) -> Path:
         if change and k in change:
             r = copy.deepcopy(r)
             change[k](r)
-        s.add(m, r)
+        s.add(m, typed_record(r))
     s.close()
     return folder
 
@@ -79,7 +80,7 @@ def another_plan(r: dict[str, Any]) -> None:
 def machine_only(r: dict[str, Any]) -> None:
     r["timing"] = {"match": 3.0}
     r["output"] = ["clock stop: X, plan of 2 tasks: ...", ""]
-    r["sandbox"] = ["seccomp off"]
+    r["sandbox"] = {"unprotected": ["seccomp"]}
 
 
 def test_stores_of_one_tournament_that_differ_are_refused_naming_the_matches(tmp_path: Path) -> None:

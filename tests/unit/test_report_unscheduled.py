@@ -17,6 +17,7 @@ from apdp.errors import UserError
 from apdp.tournament.report import report
 from apdp.tournament.schedule import MatchSpec, double_round_robin, match_seed
 from apdp.tournament.store import STORE_FILE, ResultsStore
+from tests.records import typed_record
 
 AGENTS = ["a", "b", "c"]
 CONFIG: dict[str, Any] = {
@@ -38,7 +39,7 @@ def record(match: MatchSpec, winner: str | None = None) -> dict[str, Any]:
 def store(folder: Path, matches: list[MatchSpec], winner: str | None = None) -> Path:
     s = ResultsStore.create_or_resume(folder, CONFIG, KEY)
     for m in matches:
-        s.add(m, record(m, winner if winner in m.agents else None))
+        s.add(m, typed_record(record(m, winner if winner in m.agents else None)))
     s.close()
     return folder
 

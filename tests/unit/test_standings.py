@@ -11,12 +11,13 @@ from apdp.tournament.progress import ProgressBar
 from apdp.tournament.schedule import MatchSpec
 from apdp.tournament.standings import Standings
 from apdp.tournament.store import StoredMatch
+from tests.records import typed_record
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def finished(bar: ProgressBar, agents: tuple[str, str], winner: int | None, faulty: tuple[int, ...] = ()) -> None:
-    record = {"result": {"winner": winner, "faults": [{"agent": a, "kind": "timeout"} for a in faulty]}}
+    record = typed_record({"result": {"winner": winner, "faults": [{"agent": a, "kind": "timeout"} for a in faulty]}})
     spec = MatchSpec("france", 1, 2, agents)
     bar.on_match_finished(spec, record)
     if faulty:

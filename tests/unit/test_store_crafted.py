@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 
 from apdp.errors import UserError
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.repair import repair
 from apdp.tournament.report import report
 from apdp.tournament.schedule import double_round_robin
 from apdp.tournament.store import STORE_FILE, ResultsStore, StoreError
 from apdp.tournament.stored_json import MAX_DEPTH, MAX_VALUE_BYTES, loads
+from tests.records import typed_record
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b"], "seed": 0}
 SCHEDULE = double_round_robin(["a", "b"], ["france"], 0, 1)
@@ -30,8 +32,8 @@ ENDLESS = ("CREATE VIEW matches AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SE
            "finished, error FROM n, real_matches AS r")
 
 
-def _record(profit: tuple[float, float]) -> dict[str, Any]:
-    return {"format": "apdp-record/1", "result": {"profit": list(profit), "winner": 0, "faults": []}}
+def _record(profit: tuple[float, float]) -> MatchRecord:
+    return typed_record({"format": "apdp-record/1", "result": {"profit": list(profit), "winner": 0, "faults": []}})
 
 
 @pytest.fixture

@@ -11,16 +11,18 @@ from typing import Any
 import pytest
 
 from apdp.errors import UserError
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.config import config_difference
 from apdp.tournament.report import AGENT_FIELDS, report
 from apdp.tournament.schedule import MatchSpec, double_round_robin, match_seed
 from apdp.tournament.stats import PooledMatch, compute, tournaments_text
 from apdp.tournament.store import ResultsStore
+from tests.records import typed_record
 
 CONFIG: dict[str, Any] = {"format": "apdp-tournament/1", "agents": ["a", "b", "c"], "seed": 0}
 
 
-def fake_record(match: MatchSpec, profit: tuple[float, float], faulty: int | None = None) -> dict[str, Any]:
+def fake_record(match: MatchSpec, profit: tuple[float, float], faulty: int | None = None) -> MatchRecord:
     """A record of the apdp-record/1 shape with only what the store and reports read."""
     faults = []
     if faulty is not None:
@@ -31,13 +33,13 @@ def fake_record(match: MatchSpec, profit: tuple[float, float], faulty: int | Non
         winner = None
     else:
         winner = 0 if profit[0] > profit[1] else 1
-    return {
+    return typed_record({
         "format": "apdp-record/1",
         "topology": match.topology,
         "seed": match.seed,
         "agents": list(match.agents),
         "result": {"profit": list(profit), "winner": winner, "faults": faults},
-    }
+    })
 
 
 def test_every_pair_meets_twice_with_companies_swapped_on_one_seed() -> None:
