@@ -97,7 +97,7 @@ def main() -> None:
                 time.sleep(REAPED)  # the previous match's agents are reaped
                 reaped, referee = _reaped_cpu(), _self_cpu()
                 start = time.perf_counter()
-                record = play_match(scenario, rows[label], seed=seed)
+                record = play_match(scenario, rows[label], seed=seed).to_json()
                 times[label].append(time.perf_counter() - start)
                 referee = _self_cpu() - referee
                 time.sleep(REAPED)

@@ -80,7 +80,7 @@ def platform_game(platform: Path, work: Path, configuration: str, a: str, b: str
 def apdp_game(configuration: Path, a: str, b: str, tasks: int | None) -> tuple[str | None, str | None]:
     """(winner, agent at fault) of the same game in apdp."""
     scenario = load_scenario(configuration, {"tasks": tasks, "task_draw": "platform"})
-    record = play_match(scenario, [a, b], seed=0)
+    record = play_match(scenario, [a, b], seed=0).to_json()
     winner = record["result"]["winner"]
     faults = record["result"]["faults"]
     return (None if winner is None else [a, b][winner]), ([a, b][faults[0]["agent"]] if faults else None)

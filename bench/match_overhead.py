@@ -72,7 +72,7 @@ def measure(agents: list[str], topology: str, matches: int) -> dict[str, tuple[l
         for label, on, pinned in CONDITIONS[turn:] + CONDITIONS[:turn]:
             _place(ALL_CORES[-1] if pinned else None)
             start, used = time.perf_counter(), _cpu()
-            record = play_match(scenarios[on], agents, seed=seed)
+            record = play_match(scenarios[on], agents, seed=seed).to_json()
             measured[label][0].append(time.perf_counter() - start)
             measured[label][1].append(_cpu() - used)
             assert not record["result"]["faults"], record["result"]["faults"]

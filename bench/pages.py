@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     args = parser.parse_args()
 
-    record = play_match(make_scenario({"topology": "france", "seed": 11}), ["honest", "exp-cost-fixed-bid"])
+    record = play_match(make_scenario({"topology": "france", "seed": 11}), ["honest", "exp-cost-fixed-bid"]).to_json()
     size = len(replay_html(record).encode("utf-8"))
     recorded = len(json.dumps(record)) / 1024
     print(f"replay of {len(record['tasks'])} tasks: {size / 1024:.0f} KiB (the record: {recorded:.0f} KiB)")

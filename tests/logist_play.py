@@ -36,4 +36,4 @@ def play_configuration(project: Path, configuration: str, agents: list[str], mon
     monkeypatch.chdir(project)
     monkeypatch.setenv("APDP_AGENTS", str(project / "agents"))
     scenario = load_scenario(project / "config" / f"{configuration}.xml", {"task_draw": "platform", **overrides})
-    return play_match(scenario, agents, seed=seed)
+    return play_match(scenario, agents, seed=seed).to_json()

@@ -4,15 +4,15 @@ plays and what it reports are described there)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from apdp.agents.discovery import AgentNotFound, AgentSource, find_agent
 from apdp.check.config import FALLBACK_OPPONENT, CheckConfig
 from apdp.check.report import CheckReport, MatchOutcome, Problem, collect, outcome_of
 from apdp.check.reproducibility import irreproducible_message, likely_causes, record_difference
 from apdp.errors import UserError
+from apdp.referee.record_format import MatchRecord
 
 
 class AgentCheckFailed(AssertionError):
@@ -83,10 +83,9 @@ def assert_agent_ok(agent: str | Path, config: CheckConfig | None = None) -> Che
     return report
 
 
-def _replay(report: CheckReport, source: AgentSource, label: str, again: Mapping[str, Any],
-            first: Mapping[str, Any]) -> None:
+def _replay(report: CheckReport, source: AgentSource, label: str, again: MatchRecord, first: MatchRecord) -> None:
     """Add a problem when the replay ``again`` of the match ``first`` gave another record."""
-    difference = record_difference(first, again)
+    difference = record_difference(first.to_json(), again.to_json())
     if difference is None:
         return
     try:

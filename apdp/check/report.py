@@ -9,12 +9,12 @@ to a model; ``to_json()`` is the same for programs.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apdp.game.plan import Violation
+from apdp.referee.record_format import MatchRecord, RecordFault, RecordViolation
 
 if TYPE_CHECKING:
     from apdp.check.config import CheckConfig
@@ -70,13 +70,13 @@ class MatchOutcome:
     profit: tuple[float, ...]
     won_tasks: tuple[int, ...]
     winner: int | None
-    faults: tuple[Mapping[str, Any], ...]
-    record: Mapping[str, Any] = field(repr=False)
+    faults: tuple[RecordFault, ...]
+    record: MatchRecord = field(repr=False)
 
     @property
-    def own_faults(self) -> list[Mapping[str, Any]]:
+    def own_faults(self) -> list[RecordFault]:
         """Faults of the checked agent."""
-        return [f for f in self.faults if f["agent"] in self.seats]
+        return [f for f in self.faults if f.agent in self.seats]
 
     @property
     def result(self) -> str:
@@ -92,7 +92,7 @@ class MatchOutcome:
     def summary(self) -> str:
         """One line: the result, profits and tasks won."""
         if self.result == "fault":
-            kinds = sorted({str(f["kind"]) for f in self.own_faults})
+            kinds = sorted({f.kind for f in self.own_faults})
             return f"{self.label}: FAULT ({', '.join(kinds)})"
         parts = []
         for i, (p, n) in enumerate(zip(self.profit, self.won_tasks, strict=True)):
@@ -223,24 +223,23 @@ class CheckReport:
 
 
 def outcome_of(
-    label: str, topology: str, opponent: str | None, seats: tuple[int, ...], record: Mapping[str, Any]
+    label: str, topology: str, opponent: str | None, seats: tuple[int, ...], record: MatchRecord
 ) -> MatchOutcome:
     """The outcome of one match of the check for the agent sitting in ``seats``."""
-    result = record["result"]
-    agents = len(record["agents"])
-    won = [0] * agents
-    for auction in record["auctions"]:
-        if auction["winner"] is not None:
-            won[auction["winner"]] += 1
+    result = record.result
+    won = [0] * len(record.agents)
+    for auction in record.auctions:
+        if auction.winner is not None:
+            won[auction.winner] += 1
     return MatchOutcome(
         label=label,
         topology=topology,
         opponent=opponent,
         seats=seats,
-        profit=tuple(float(p) for p in result["profit"]),
+        profit=tuple(float(p) for p in result.profit),
         won_tasks=tuple(won),
-        winner=result["winner"],
-        faults=tuple(result["faults"]),
+        winner=result.winner,
+        faults=tuple(result.faults),
         record=record,
     )
 
@@ -265,17 +264,13 @@ def collect(report: CheckReport, outcome: MatchOutcome) -> None:
                 same.matches.append(outcome.label)
 
 
-def problems_of(fault: Mapping[str, Any]) -> list[Problem]:
+def problems_of(fault: RecordFault) -> list[Problem]:
     """The problems one fault stands for (an invalid plan splits into its violations)."""
-    kind = str(fault["kind"])
-    phase = fault.get("phase")
-    task = fault.get("task")
-    message = str(fault.get("message", ""))
-    tb = fault.get("traceback")
-    if fault.get("import_error"):
+    kind, phase, task, message, tb = fault.kind, fault.phase, fault.task, fault.message, fault.traceback
+    if fault.import_error:
         return [Problem("import", phase, task, message)]
     if kind == "invalid_plan":
-        violations = [_violation_text(v) for v in fault.get("violations") or [] if isinstance(v, Mapping)]
+        violations = [_violation_text(v) for v in fault.violations or []]
         if violations:
             total = _count_of(message, len(violations))
             kinds: dict[str, list[str]] = {}
@@ -319,8 +314,8 @@ def _count_of(message: str, kept: int) -> int:
     return int(head) if head.isdigit() and int(head) >= kept else kept
 
 
-def _violation_text(v: Mapping[str, Any]) -> str:
-    return str(Violation(v.get("vehicle"), v.get("action"), v.get("task"), str(v.get("message", ""))))
+def _violation_text(v: RecordViolation) -> str:
+    return str(Violation(v.vehicle, v.action, v.task, v.message))
 
 
 def _violation_category(message: str) -> str:

@@ -15,6 +15,7 @@ from apdp.secret import parse_secret
 
 if TYPE_CHECKING:
     from apdp.game.task import Task
+    from apdp.referee.record_format import MatchRecord
 
 
 def _money(x: float | None) -> str:
@@ -29,43 +30,43 @@ def labels(names: list[str]) -> list[str]:
     return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
-def _print_result(record: dict[str, Any]) -> None:
+def _print_result(record: MatchRecord) -> None:
     from apdp.text import clean_line
 
-    names = labels(record["agents"])
-    result = record["result"]
+    names = labels(record.agents)
+    result = record.result
     width = max(len(n) for n in names)
     typer.echo("")
     typer.echo(f"{'agent'.ljust(width)}  {'revenue':>12}  {'cost':>12}  {'profit':>12}  faults")
     for i, name in enumerate(names):
-        faults = [f for f in result["faults"] if f["agent"] == i]
+        faults = [f for f in result.faults if f.agent == i]
         shown = "; ".join(
-            f"{f['kind']} in {f['phase']}"
-            + (f" (task {f['task']})" if f["task"] is not None else "")
-            + f": {clean_line(f['message'], 400)}"
+            f"{f.kind} in {f.phase}"
+            + (f" (task {f.task})" if f.task is not None else "")
+            + f": {clean_line(f.message, 400)}"
             for f in faults
         )
         typer.echo(
-            f"{name.ljust(width)}  {_money(result['revenue'][i]):>12}  {_money(result['cost'][i]):>12}"
-            f"  {_money(result['profit'][i]):>12}  {shown or '-'}"
+            f"{name.ljust(width)}  {_money(result.revenue[i]):>12}  {_money(result.cost[i]):>12}"
+            f"  {_money(result.profit[i]):>12}  {shown or '-'}"
         )
-    for i in result.get("wrapped", []):
+    for i in result.wrapped or []:
         typer.echo(f"{names[i]}: a figure went past 2**63 - 1 and wrapped around, as a Java long does on the platform")
-    if record.get("rules") == "logist" and result["faults"]:
+    if record.rules == "logist" and result.faults:
         typer.echo("the first fault ended the game (the Logist platform's rule): no figures; it goes to the others")
-    w = result["winner"]
+    w = result.winner
     if w is not None:
         typer.echo(f"\nwinner: {names[w]} (company {w})")
-    elif len(result["faults"]) >= len(names):
+    elif len(result.faults) >= len(names):
         typer.echo("\nno winner: every agent faulted")
     else:
         typer.echo("\nno winner: draw")
 
 
-def _print_output(record: dict[str, Any], show: bool, path: Path | None) -> None:
+def _print_output(record: MatchRecord, show: bool, path: Path | None) -> None:
     """Each agent's captured output (``show``), or one line saying who printed and where it went."""
-    names = labels(record["agents"])
-    outputs = [str(o) for o in record.get("output") or []]
+    names = labels(record.agents)
+    outputs = record.output or []
     if show:
         for i, (name, text) in enumerate(zip(names, outputs, strict=False)):
             if text:
@@ -129,7 +130,7 @@ def match(
 ) -> None:
     """Play one match, print every auction, then revenue, cost, profit and faults per agent."""
     from apdp.referee.match import play_match  # here: `apdp --help` does not load the referee
-    from apdp.referee.record import referee_error, write_record
+    from apdp.referee.record import write_record
     from apdp.scenario import load_scenario
 
     names = [n for a in agents for n in a.replace(",", " ").split()]
@@ -172,20 +173,20 @@ def match(
         result = play_match(spec, sources, secret=secret, on_auction=None if quiet else show, registry=registry)
     from apdp.sandbox.protections import warning
 
-    unprotected = warning(result.get("sandbox", {}).get("unprotected"))
+    unprotected = warning((result.sandbox or {}).get("unprotected"))
     if unprotected:
         typer.echo(unprotected, err=True)
     _print_output(result, show_output, record)
     _print_result(result)
     if record is not None:
-        write_record(result, record)
+        write_record(result.to_json(), record)
         typer.echo(f"record written to {record}")
-    if replay is not None and referee_error(result) is None:
+    if replay is not None and result.referee_error is None:
         from apdp.pages.replay import write_replay
 
-        write_replay(result, replay)
+        write_replay(result.to_json(), replay)
         typer.echo(f"replay written to {replay}")
-    failure = referee_error(result)
+    failure = result.referee_error
     if failure is not None:
         typer.echo(f"error: the referee failed in this match (apdp's fault, not an agent's): {failure}", err=True)
         raise typer.Exit(1)

@@ -37,16 +37,8 @@ from apdp.game.plan import check_plans, plans_to_json
 from apdp.game.task import Task
 from apdp.messages.calls import AuctionResultCall, BidCall, PlanCall, SetupCall
 from apdp.referee.budget import RecordBudget
-from apdp.referee.record import (
-    LOGIST_SETTLEMENT,
-    RECORD_FORMAT,
-    RECORD_SCHEMA,
-    SETTLEMENT,
-    embedded_network,
-    record_size,
-    referee_error_result,
-    settle,
-)
+from apdp.referee.record import game_json, record_size, referee_error_result, settle
+from apdp.referee.record_format import MatchRecord
 from apdp.referee.seat import PlanCheck, Seat, Terms, seats_of
 from apdp.referee.seeding import agent_seed, task_seed, tie_seed
 from apdp.sandbox.process import first_answered
@@ -98,7 +90,7 @@ class _Referee:
         self.auctioned: list[Task] = []
         self.budget.check(scenario.tasks, self.topology.cities, self.identities)
 
-    def play(self, listener: AuctionListener | None) -> dict[str, Any]:
+    def play(self, listener: AuctionListener | None) -> MatchRecord:
         """Play the match; its record, also when the referee itself fails (``result.referee_error``)."""
         started = time.monotonic()
         error: str | None = None
@@ -112,7 +104,7 @@ class _Referee:
             record = self._record(outputs, started, error)
         except Exception as exc:
             record = self._record(outputs, started, error or _referee_error(exc), figures=False)
-        return self.budget.fit(record)
+        return record
 
     def _play(self, listener: AuctionListener | None) -> None:
         """The game, as the module's text tells it."""
@@ -196,59 +188,35 @@ class _Referee:
         known = {t.id: t for s in self.seats for t in s.won}
         return lambda plans: check_plans(self.topology, vehicles, plans, seat.won, known, cities=not self.logist)
 
-    def _game(self) -> dict[str, Any]:
-        """What the record holds of the game before the plans: the match as the seed decides it."""
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "schema": RECORD_SCHEMA,
-            "topology": self.topology.name,
-            "seed": self.seed,
-            "agents": [s.source.name for s in self.seats],
-            "identities": self.identities,
-            "companies": [c.to_json() for c in self.companies],
-            "tasks": [t.to_json() for t in self.auctioned],
-            "auctions": self.auctions,
-            "settlement": LOGIST_SETTLEMENT if self.logist else SETTLEMENT,
-        }
-        if self.logist:
-            record["rules"] = "logist"
-        network = embedded_network(self.topology)
-        if network is not None:
-            record["network"] = network
-        if self.scenario.ties == "first":
-            record["ties"] = "first"
-        if self.scenario.bids != "apdp":
-            record["bids"] = self.scenario.bids
-        if self.scenario.logist_tasks is not None:  # a Logist configuration's tasks: which draw they are
-            record["task_draw"] = self.scenario.task_draw
-        return record
+    def _game(self, played: bool = True) -> dict[str, Any]:
+        """What the record holds of the game before the plans: the match as the seed decides it
+        (``played``: its tasks, auctions and rules; else the match as it was set)."""
+        return game_json(
+            self.topology, self.seed, [s.source.name for s in self.seats], self.identities, self.companies,
+            self.auctioned if played else [], self.auctions if played else [],
+            self.scenario if played else None,
+        )
 
-    def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> dict[str, Any]:
-        record: dict[str, Any] = self._game() if figures else {
-            "format": RECORD_FORMAT, "schema": RECORD_SCHEMA, "topology": self.topology.name, "seed": self.seed,
-            "agents": [s.source.name for s in self.seats], "identities": self.identities,
-            "companies": [c.to_json() for c in self.companies], "tasks": [], "auctions": [],
-        }
+    def _record(self, outputs: list[str], started: float, error: str | None, figures: bool = True) -> MatchRecord:
+        game = self._game(figures)
         faults = [s.fault for s in self.seats if s.fault is not None]
         if error is None:
-            record["plans"] = [None if s.plans is None else plans_to_json(s.plans) for s in self.seats]
-            record["result"] = settle(record, self.topology, self.companies, faults, [s.plans for s in self.seats])
+            plans = [None if s.plans is None else plans_to_json(s.plans) for s in self.seats]
+            result = settle(game, self.topology, self.companies, faults, [s.plans for s in self.seats])
         else:
-            record["plans"] = [None] * len(self.seats)
-            record["result"] = referee_error_result(len(self.seats), faults, error)
-        fault_items: list[dict[str, Any]] = record["result"]["faults"]
-        for item in fault_items:
+            plans = [None] * len(self.seats)
+            result = referee_error_result(len(self.seats), faults, error)
+        for item in result["faults"]:
             item.update(self.seats[item["agent"]].details)
-        record["timing"] = {
-            "match": time.monotonic() - started,
-            "agents": [s.timing_json() for s in self.seats],
-        }
-        record["output"] = [clean_text(o) for o in outputs]
-        record["sandbox"] = {"unprotected": sorted(set().union(*(s.unprotected for s in self.seats)))}
+        sandbox: dict[str, Any] = {"unprotected": sorted(set().union(*(s.unprotected for s in self.seats)))}
         counted_by = sorted({c for s in self.seats if (c := s.process.cpu_counted_by) is not None})
         if counted_by:  # what counted the agents' CPU, and so their CPU while paused
-            record["sandbox"]["cpu"] = "; ".join(counted_by)
-        return record
+            sandbox["cpu"] = "; ".join(counted_by)
+        timing = {"match": time.monotonic() - started, "agents": [s.timing_json() for s in self.seats]}
+        output = [clean_text(o) for o in outputs]
+        return MatchRecord.read(self.budget.fit(
+            {**game, "plans": plans, "result": result, "timing": timing, "output": output, "sandbox": sandbox}
+        ))
 
 
 def _referee_error(exc: BaseException) -> str:
@@ -267,8 +235,9 @@ def play_match(
     on_auction: AuctionListener | None = None,
     identities: Sequence[dict[str, Any]] | None = None,
     registry: dict[str, dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """Play one match and return its record (format ``apdp-record/1``).
+) -> MatchRecord:
+    """Play one match and return its record (format ``apdp-record/1``, typed: it becomes JSON where it
+    is stored or written, :meth:`MatchRecord.to_json`).
 
     ``agents`` are names or files (index = company index); ``seed`` overrides the scenario's.
     ``secret`` is what the match's streams are derived from (:mod:`apdp.referee.seeding`); None takes

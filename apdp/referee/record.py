@@ -52,17 +52,21 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apdp.files import write_atomically
 from apdp.game.company import Company
 from apdp.game.fault import Fault
 from apdp.game.plan import VehiclePlan, company_cost, plans_from_json
+from apdp.game.task import Task
 from apdp.game.topology import Topology, TopologyError, network_from_json, parse_topology
 from apdp.logist import money
 from apdp.messages.sizes import KEPT_MESSAGE
 from apdp.scenario.networks import load_named_topology, load_topology
 from apdp.text import clean_text
+
+if TYPE_CHECKING:
+    from apdp.scenario import Scenario
 
 RECORD_FORMAT = "apdp-record/1"
 #: The version of what a record holds (its ``schema`` field, beside ``format``; absent in records
@@ -141,6 +145,35 @@ def unknown_schema(record: dict[str, Any]) -> str | None:
     if version > RECORD_SCHEMA:
         return f"written by a newer apdp (record schema {version}, this apdp knows {RECORD_SCHEMA}): upgrade apdp"
     return None
+
+
+def game_json(topology: Topology, seed: int, agents: Sequence[str], identities: Sequence[dict[str, Any]],
+              companies: Sequence[Company], tasks: Sequence[Task], auctions: list[dict[str, Any]],
+              scenario: Scenario | None) -> dict[str, Any]:
+    """The JSON of a record's game before its plans: the match as the seed decides it, and the
+    rules it was played by (``scenario``'s; None: a match the referee could not play, which has
+    no tasks and names no rule)."""
+    game: dict[str, Any] = {
+        "format": RECORD_FORMAT, "schema": RECORD_SCHEMA, "topology": topology.name, "seed": seed,
+        "agents": list(agents), "identities": list(identities), "companies": [c.to_json() for c in companies],
+        "tasks": [t.to_json() for t in tasks], "auctions": auctions,
+    }
+    if scenario is None:
+        return game
+    logist = scenario.rules == "logist"
+    game["settlement"] = LOGIST_SETTLEMENT if logist else SETTLEMENT
+    if logist:
+        game["rules"] = "logist"
+    network = embedded_network(topology)
+    if network is not None:
+        game["network"] = network
+    if scenario.ties == "first":
+        game["ties"] = "first"
+    if scenario.bids != "apdp":
+        game["bids"] = scenario.bids
+    if scenario.logist_tasks is not None:  # a Logist configuration's tasks: which draw they are
+        game["task_draw"] = scenario.task_draw
+    return game
 
 
 def settlement(record: dict[str, Any]) -> str:

@@ -58,9 +58,7 @@ def play_scheduled(
     on_network = scenario.model_copy(update={"topology": match.topology, "seed": match.seed})
     agents = [AgentSource(name, Path(paths[name])) for name in match.agents]
     played_as = None if identities is None else [identities[name] for name in match.agents]
-    return MatchRecord.read(
-        play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
-    )
+    return play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
 
 
 def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:

@@ -115,7 +115,7 @@ def number(text: str) -> float:
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     """A full-length match on France between two baselines that both win tasks."""
-    return play_match(make_scenario({"topology": "france", "seed": 11}), ["honest", "exp-cost-fixed-bid"])
+    return play_match(make_scenario({"topology": "france", "seed": 11}), ["honest", "exp-cost-fixed-bid"]).to_json()
 
 
 def test_replay_steps_to_the_records_profits(browser: Any, record: dict[str, Any], tmp_path: Path) -> None:
@@ -178,7 +178,7 @@ def overlap(a: list[float], b: list[float]) -> bool:
 
 @pytest.mark.parametrize("network", ["france", "england"])
 def test_replay_badges_and_vehicles_leave_the_city_names_clear(browser: Any, network: str, tmp_path: Path) -> None:
-    played = play_match(make_scenario({"topology": network, "seed": 5}), ["honest", "exp-cost-fixed-bid"])
+    played = play_match(make_scenario({"topology": network, "seed": 5}), ["honest", "exp-cost-fixed-bid"]).to_json()
     path = tmp_path / "replay.html"
     write_replay(played, path)
     watched = open_page(browser, path)

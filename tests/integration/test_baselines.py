@@ -216,7 +216,7 @@ def test_a_match_of_honest_and_model_opponent_is_the_same_twice() -> None:
     from apdp.scenario import make_scenario
 
     bids = [[a["bids"] for a in play_match(make_scenario({"topology": "ch", "tasks": 12}),
-                                           ["honest", "model-opponent"], seed=4)["auctions"]]
+                                           ["honest", "model-opponent"], seed=4).to_json()["auctions"]]
             for _ in range(2)]
     assert bids[0] == bids[1]
 
@@ -386,6 +386,6 @@ def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
     from apdp.referee.match import play_match
     from apdp.scenario import make_scenario
 
-    record = play_match(make_scenario({"topology": "nl", "tasks": 10}), list(pair), seed=11)
+    record = play_match(make_scenario({"topology": "nl", "tasks": 10}), list(pair), seed=11).to_json()
     assert record["result"]["faults"] == []
     assert verify_record(record) == []

@@ -184,7 +184,7 @@ def test_plays_a_short_match_without_fault(pair: tuple[str, str]) -> None:
     scenario = make_scenario({"topology": "switzerland", "tasks": 8, "agents": {
         name: {"plan_iterations": 500} for name in pair
     }})
-    record = match.play_match(scenario, list(pair), seed=11)
+    record = match.play_match(scenario, list(pair), seed=11).to_json()
     assert record["result"]["faults"] == []
     assert verify_record(record) == []
 
@@ -196,7 +196,7 @@ def test_a_plan_the_clock_ended_is_marked_in_the_record() -> None:
 
     scenario = make_scenario({"topology": "switzerland", "tasks": 8, "timeouts": {"plan": 1.0},
                               "agents": {"honest-lns": {"plan_iterations": 10**9}}})
-    record = play_match(scenario, ["honest-lns", "naive"], seed=11)
+    record = play_match(scenario, ["honest-lns", "naive"], seed=11).to_json()
     assert record["result"]["faults"] == []
     won = sum(1 for a in record["auctions"] if a["winner"] == 0)
     assert won > 0

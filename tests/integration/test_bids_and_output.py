@@ -58,7 +58,8 @@ class Loud(Agent):
 def test_decimal_and_fraction_bids_are_taken_exactly(tmp_path: Path, kind: str) -> None:
     agent = tmp_path / "exact.py"
     agent.write_text(EXACT)
-    record = play_match(fast_scenario(tasks=3, agents={"exact": {"kind": kind}}), [str(agent), "template"], seed=1)
+    scenario = fast_scenario(tasks=3, agents={"exact": {"kind": kind}})
+    record = play_match(scenario, [str(agent), "template"], seed=1).to_json()
     assert record["result"]["faults"] == []
     assert [a["bids"][0] for a in record["auctions"]] == [1234.5, 1235.5, 1236.5]
 
@@ -68,7 +69,8 @@ def test_decimal_and_fraction_bids_are_taken_exactly(tmp_path: Path, kind: str) 
 def test_a_decimal_that_is_no_finite_number_is_a_bad_bid(tmp_path: Path, value: str, words: str) -> None:
     agent = tmp_path / "exact.py"
     agent.write_text(EXACT)
-    record = play_match(fast_scenario(tasks=2, agents={"exact": {"kind": value}}), [str(agent), "template"], seed=1)
+    scenario = fast_scenario(tasks=2, agents={"exact": {"kind": value}})
+    record = play_match(scenario, [str(agent), "template"], seed=1).to_json()
     (fault,) = record["result"]["faults"]
     assert fault["kind"] == "bad_bid" and words in fault["message"], fault
 
@@ -84,7 +86,7 @@ def test_the_prompts_state_the_bid_types_and_the_auction_result_time_limit() -> 
 def test_stdout_and_stderr_are_both_kept_and_each_cut_once(tmp_path: Path) -> None:
     agent = tmp_path / "loud.py"
     agent.write_text(LOUD)
-    record = play_match(fast_scenario(tasks=2, limits={"output_kb": 8}), [str(agent), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2, limits={"output_kb": 8}), [str(agent), "template"], seed=1).to_json()
     output = record["output"][0]
     assert len(output.encode()) <= 8 * 1024 + 256
     assert "warning: the flood above" in output  # stderr is not lost to the flood on stdout

@@ -23,7 +23,7 @@ def test_a_record_keeps_hash_origin_provenance_and_version(tmp_path: Path, monke
                 strategy="a1", prompt_hash="abc")
     (agents / "mine.py").write_text(TEMPLATE.replace("class Template", "class Mine"))
     monkeypatch.setenv("APDP_AGENTS", str(agents))
-    record = play_match(fast_scenario(tasks=2), ["gen", "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), ["gen", "template"], seed=1).to_json()
     gen, template = record["identities"]
     assert (template["name"], template["origin"], template["provenance"]) == ("template", "baseline", None)
     assert template["sha256"] == file_hash(BUNDLED_TEMPLATE) and template["file"] == "template.py"

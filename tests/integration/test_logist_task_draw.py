@@ -79,11 +79,11 @@ def test_no_agent_foresees_the_tasks_of_a_configuration_unless_the_platform_draw
     assert scenario.task_draw == "secret" and scenario.logist_tasks is not None
     spec = scenario.logist_tasks.model_dump(mode="json")
     secret = load_scenario(FRANCE, {"tasks": 15, "agents.foresight": {"spec": spec}})
-    record = play_match(secret, ["foresight", "naive"], seed=4)
+    record = play_match(secret, ["foresight", "naive"], seed=4).to_json()
     assert record["result"]["faults"] == [] and record["task_draw"] == "secret"
     assert _foreseen(record) <= 3  # chance alone: 90 pairs on France
     platform = secret.model_copy(update={"task_draw": "platform"})
-    record = play_match(platform, ["foresight", "naive"], seed=4)
+    record = play_match(platform, ["foresight", "naive"], seed=4).to_json()
     assert record["task_draw"] == "platform" and _foreseen(record) == 15
 
 

@@ -21,7 +21,8 @@ from tests.paths import ZOO
 def records() -> dict[str, dict[str, Any]]:
     out = {}
     for topology in ("ch", "fr", "gb", "nl"):
-        out[topology] = play_match(load_scenario(None, {"topology": topology}), ["template", "template"], seed=7)
+        scenario = load_scenario(None, {"topology": topology})
+        out[topology] = play_match(scenario, ["template", "template"], seed=7).to_json()
     return out
 
 
@@ -70,7 +71,7 @@ def test_the_record_the_referee_writes_is_the_one_the_types_declare(records: dic
     played = []
     for mode in ("plan_wrong_city", "raise_bid"):  # a fault with violations; one with a traceback
         scenario = load_scenario(None, {"tasks": 3, "agents": {"misbehave": {"mode": mode}}})
-        played.append(play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=1))
+        played.append(play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=1).to_json())
         [fault] = played[-1]["result"]["faults"]
         assert fault["kind"] in {k.value for k in FaultKind} and ("violations" in fault or "traceback" in fault)
     for record in (*records.values(), *played):
@@ -81,16 +82,16 @@ def test_the_record_the_referee_writes_is_the_one_the_types_declare(records: dic
 
 
 def test_same_seed_same_record(records: dict[str, dict[str, Any]]) -> None:
-    again = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=7)
+    again = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=7).to_json()
     assert without_timing(again) == without_timing(records["fr"])
-    other = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=8)
+    other = play_match(load_scenario(None, {"topology": "fr"}), ["template", "template"], seed=8).to_json()
     assert other["tasks"] != records["fr"]["tasks"]
 
 
 def test_swapping_companies_keeps_the_task_sequence() -> None:
     scenario = load_scenario(None, {"tasks": 10})
-    a = play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=3)
-    b = play_match(scenario, [str(ZOO / "misbehave.py"), "template"], seed=3)
+    a = play_match(scenario, ["template", str(ZOO / "misbehave.py")], seed=3).to_json()
+    b = play_match(scenario, [str(ZOO / "misbehave.py"), "template"], seed=3).to_json()
     assert a["tasks"] == b["tasks"]
     assert a["agents"] == list(reversed(b["agents"]))
 
@@ -212,8 +213,8 @@ def test_agent_parameters_from_registry_file_and_scenario(tmp_path: Any, monkeyp
     (tmp_path / "params.toml").write_text("[echo-param]\nprice = 7\n")
     monkeypatch.setenv("APDP_AGENTS", str(tmp_path))
     scenario = load_scenario(None, {"tasks": 1})
-    record = play_match(scenario, ["echo-param", "template"], seed=1)
+    record = play_match(scenario, ["echo-param", "template"], seed=1).to_json()
     assert record["auctions"][0]["bids"][0] == 7.0
     scenario = load_scenario(None, {"tasks": 1, "agents": {"EchoParam": {"price": 9.5}}})
-    record = play_match(scenario, ["echo_param", "template"], seed=1)
+    record = play_match(scenario, ["echo_param", "template"], seed=1).to_json()
     assert record["auctions"][0]["bids"][0] == 9.5

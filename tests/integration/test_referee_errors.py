@@ -35,7 +35,7 @@ def test_a_referee_that_fails_mid_match_still_returns_its_record(monkeypatch: py
         return real(bids, ties, rule)  # type: ignore[arg-type]
 
     monkeypatch.setattr(apdp.referee.match, "auction_winner", failing)
-    record = play_match(fast_scenario(tasks=4), ["naive", "honest"], seed=3)
+    record = play_match(fast_scenario(tasks=4), ["naive", "honest"], seed=3).to_json()
     reason = referee_error(record)
     assert reason is not None and "ZeroDivisionError: a bug of the referee's own (test_referee_errors.py:" in reason
     assert record["result"]["winner"] is None and record["result"]["profit"] == [0.0, 0.0]

@@ -27,7 +27,7 @@ from apdp.scenario.networks import load_topology
 def record() -> dict[str, Any]:
     """A full-length match (50 tasks, the default) between two baselines that both win tasks."""
     scenario = make_scenario({"topology": "france", "seed": 11})
-    return play_match(scenario, ["honest", "exp-cost-fixed-bid"])
+    return play_match(scenario, ["honest", "exp-cost-fixed-bid"]).to_json()
 
 
 def page_json(html: str) -> Any:

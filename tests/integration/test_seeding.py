@@ -59,19 +59,19 @@ def spy(tmp_path: Path) -> str:
 
 def test_same_key_and_seed_same_record_another_key_other_tasks() -> None:
     scenario = fast_scenario(tasks=4)
-    one = play_match(scenario, ["template", "naive"], seed=5, secret=KEY)
-    two = play_match(scenario, ["template", "naive"], seed=5, secret=KEY)
+    one = play_match(scenario, ["template", "naive"], seed=5, secret=KEY).to_json()
+    two = play_match(scenario, ["template", "naive"], seed=5, secret=KEY).to_json()
     assert replayable(one) == replayable(two)
     assert "key" not in json.dumps(one)  # the record keeps the seed, never the key
     assert one["seed"] == 5
-    other = play_match(scenario, ["template", "naive"], seed=5, secret=OTHER)
+    other = play_match(scenario, ["template", "naive"], seed=5, secret=OTHER).to_json()
     assert other["tasks"] != one["tasks"]
-    swapped = play_match(scenario, ["naive", "template"], seed=5, secret=KEY)
+    swapped = play_match(scenario, ["naive", "template"], seed=5, secret=KEY).to_json()
     assert swapped["tasks"] == one["tasks"]  # both legs of a pair see the same tasks
 
 
 def test_each_agent_gets_its_own_keyed_generator(spy: str) -> None:
-    record = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=KEY)
+    record = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=KEY).to_json()
     assert record["result"]["faults"] == []
     bids = [[a["bids"][i] for a in record["auctions"]] for i in range(2)]
     for i in range(2):
@@ -79,7 +79,7 @@ def test_each_agent_gets_its_own_keyed_generator(spy: str) -> None:
         assert bids[i] == [float(x) for x in expected]
     assert bids[0] != bids[1]
     # the same seed under another key: the agent's generator tells nothing of the first match's
-    other = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=OTHER)
+    other = play_match(fast_scenario(tasks=3), [spy, spy], seed=9, secret=OTHER).to_json()
     assert [a["bids"][0] for a in other["auctions"]] != bids[0]
 
 
@@ -129,9 +129,9 @@ def test_play_match_without_a_secret_uses_the_secret_file(tmp_path: Path, monkey
     path.write_text(OTHER.hex())
     monkeypatch.setenv("APDP_SECRET_FILE", str(path))
     scenario = fast_scenario(tasks=3)
-    assert play_match(scenario, ["template", "naive"], seed=2)["tasks"] == play_match(
+    assert play_match(scenario, ["template", "naive"], seed=2).to_json()["tasks"] == play_match(
         scenario, ["template", "naive"], seed=2, secret=OTHER
-    )["tasks"]
+    ).to_json()["tasks"]
 
 
 def test_a_store_s_secret_persists_and_a_different_one_is_refused(tmp_path: Path) -> None:
@@ -263,6 +263,6 @@ def test_numpys_global_generator_draws_apart_in_every_agent_process(tmp_path: Pa
     )
     drawn = []
     for seed in (1, 1, 2):
-        record = play_match(fast_scenario(), [str(drawer), str(drawer)], seed=seed)
+        record = play_match(fast_scenario(), [str(drawer), str(drawer)], seed=seed).to_json()
         drawn += [line for out in record["output"] for line in out.splitlines() if line.startswith("drew")]
     assert len(drawn) == 6 and len(set(drawn)) == 6, drawn

@@ -46,7 +46,7 @@ def test_two_networks_put_the_agent_in_both_seats(tmp_path: Path) -> None:
     report = check_agent(agent(tmp_path, "good", GOOD), config)
     assert report.ok
     assert [m.seats for m in report.matches] == [(0, 1), (0,), (1,)]
-    assert report.matches[2].record["agents"][0] == "template"
+    assert report.matches[2].record.agents[0] == "template"
 
 
 def test_plan_violations_by_class(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ def makes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
 
 def _plays(agent: Path) -> None:
-    record = play_match(make_scenario({"tasks": 3}), [str(agent), "naive"], seed=2)
+    record = play_match(make_scenario({"tasks": 3}), [str(agent), "naive"], seed=2).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert "SharedArchive" not in record["output"][0] and "[cds" not in record["output"][0]
 
@@ -193,7 +193,7 @@ def test_a_folder_that_only_looks_like_a_java_agent_learns_nothing_of_a_host_fil
         'command = ["python3", "{dir}/main.py", "{dir}/.build/java", '
         '"-XX:SharedArchiveFile={dir}/.build/apdp-logist-host.jsa", "-cp", "x"]\n')
     assert ensure_archive(read_program(folder)) is not None  # refused from its command's strings alone
-    record = play_match(make_scenario({"tasks": 3}), [str(folder), "naive"], seed=2)
+    record = play_match(make_scenario({"tasks": 3}), [str(folder), "naive"], seed=2).to_json()
     assert "referee_error" not in record["result"]  # the agent may fault; the referee does not fail
     _nothing_of(target, folder)
     assert str(_SIZE) not in record["output"][0] and str(_MTIME) not in record["output"][0]

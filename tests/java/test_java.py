@@ -79,7 +79,7 @@ def test_import_installs_every_agent_of_a_project_with_its_parameters(java_agent
 
 def test_java_agents_play_python_baselines_by_name_without_a_host_fault(by_name: Path) -> None:
     for agents in (["thorough-java", "naive"], ["honest", "thorough-java"], ["jarred", "plain-java"]):
-        record = play_match(_scenario(12), agents, seed=5)
+        record = play_match(_scenario(12), agents, seed=5).to_json()
         assert record["result"]["faults"] == [], record["result"]["faults"]
         assert verify_record(record) == []
         java = agents.index("thorough-java") if "thorough-java" in agents else 0
@@ -93,7 +93,7 @@ def test_java_agents_play_python_baselines_by_name_without_a_host_fault(by_name:
 
 
 def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Path) -> None:
-    record = play_match(_scenario(4), ["thrower", "quitter"], seed=1)
+    record = play_match(_scenario(4), ["thrower", "quitter"], seed=1).to_json()
     thrown, quit_ = sorted(record["result"]["faults"], key=lambda f: f["agent"])
     assert (thrown["kind"], thrown["phase"], thrown["task"]) == ("exception", "bid", 1)
     assert "IllegalArgumentException: cannot price (Task 1" in thrown["message"]
@@ -105,7 +105,7 @@ def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Pat
     assert (quit_["phase"], quit_["task"]) == ("bid", 1)
     assert "the agent called System.exit" in quit_["message"]
     assert record["result"]["winner"] is None
-    record = play_match(_scenario(3), ["hoarder", "template"], seed=1)
+    record = play_match(_scenario(3), ["hoarder", "template"], seed=1).to_json()
     [hoard] = record["result"]["faults"]
     assert hoard["agent"] == 0 and "out of memory" in hoard["message"] and "MiB" in hoard["message"]
     assert hoard["kind"] == "memory" and not hoard["message"].startswith("ProtocolError")  # as a Python agent's
@@ -282,7 +282,7 @@ def test_a_java_agents_attacks_gain_nothing(java_agents: Path, tmp_path: Path, m
         params = {"sentinel": str(sentinel), "referee": os.getpid(), "port": port}
         scenario = make_scenario({"tasks": 6, "timeouts": {"setup": 10.0, "bid": 2.0, "plan": 5.0},
                                   "agents": {"intruder": params}})
-        record = play_match(scenario, ["intruder", "honest"], seed=3)
+        record = play_match(scenario, ["intruder", "honest"], seed=3).to_json()
         received = []
         for name, receive in (("tcp", lambda: tcp.accept()), ("udp", lambda: udp.recv(16))):
             try:

@@ -193,7 +193,7 @@ def test_logist_add_on_a_source_tree_with_every_exercise_installs_the_auction_ag
     assert imported.stdout.count("skipped agent") == 3 and "'centralized-sls'" in imported.stdout
     assert "installed template.AuctionMain as 'auction-main'" in imported.stdout
     monkeypatch.setenv("APDP_AGENTS", str(agents))
-    record = play_match(_scenario(5), ["auction-main", "honest"], seed=2)
+    record = play_match(_scenario(5), ["auction-main", "honest"], seed=2).to_json()
     assert record["result"]["faults"] == [] and verify_record(record) == []
     assert "auction-main auction-main: margin 1.2, bid limit 2000 ms" in record["output"][0]
     assert "opponents' bids [" in record["output"][0]  # colt's Arrays.toString, Commons Math's statistics
@@ -205,7 +205,7 @@ def test_a_logist_configuration_reads_its_limits_plus_1_percent_and_takes_negati
     scenario = load_scenario(CONFIGURATION, {"tasks": 4, "timeouts.bid": 1.0, "timeouts.plan": 2.0,
                                              "timeouts.setup": 10.0})
     assert scenario.bids == "logist"
-    record = play_match(scenario, ["margins-negative", "naive"], seed=1)
+    record = play_match(scenario, ["margins-negative", "naive"], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert "margins: bid budget 10 ms, plan budget 1020 ms" in record["output"][0]  # 1000 ms reads 1010
     first = record["auctions"][0]
@@ -217,7 +217,7 @@ def test_a_logist_configuration_reads_its_limits_plus_1_percent_and_takes_negati
 
 
 def test_in_apdp_s_own_game_a_negative_bid_is_a_bad_bid_and_limits_read_1_percent_more(by_name: Path) -> None:
-    record = play_match(_scenario(3, bid=1.0), ["margins-negative", "margins"], seed=1)
+    record = play_match(_scenario(3, bid=1.0), ["margins-negative", "margins"], seed=1).to_json()
     [fault] = record["result"]["faults"]
     assert (fault["agent"], fault["kind"], fault["phase"], fault["task"]) == (0, "bad_bid", "bid", 0)
     assert "a bid must be >= 0, got -500" in fault["message"]
@@ -246,13 +246,13 @@ def _ready_program(tmp_path: Path, name: str, delay: float, ready: bool = True) 
 def test_setup_is_timed_from_the_program_s_ready_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     slow = _ready_program(tmp_path, "slow-start", 1.5)
     scenario = fast_scenario(tasks=2, timeouts={"setup": 1.0, "bid": 1.0, "plan": 1.0})
-    record = play_match(scenario, [str(slow), "template"], seed=1)
+    record = play_match(scenario, [str(slow), "template"], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     timing = record["timing"]["agents"][0]
     assert timing["start"] >= 1.5 and timing["setup"] < 1.0
     monkeypatch.setattr("apdp.referee.seat.START_TIMEOUT", 1.0)
     silent = _ready_program(tmp_path, "never-ready", 30)
-    record = play_match(scenario, [str(silent), "template"], seed=1)
+    record = play_match(scenario, [str(silent), "template"], seed=1).to_json()
     [fault] = record["result"]["faults"]
     assert (fault["kind"], fault["phase"]) == ("timeout", "setup")
     assert "the program did not start within 1 s" in fault["message"]

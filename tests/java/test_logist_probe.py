@@ -54,7 +54,7 @@ def test_the_platform_s_output_splits_per_agent_in_its_order_of_calls() -> None:
 @pytest.mark.parametrize("configuration", CONFIGURATIONS)
 def test_the_probe_sees_in_apdp_what_it_saw_on_the_platform(in_project: Path, configuration: str) -> None:
     scenario = load_scenario(Path("config") / f"{configuration}.xml", {"task_draw": "platform"})
-    record = play_match(scenario, ["probeA", "probeB"], seed=3)
+    record = play_match(scenario, ["probeA", "probeB"], seed=3).to_json()
     assert record["result"]["faults"] == []
     expected = split_platform_output((PROBE / f"platform-{configuration}.txt").read_text(encoding="utf-8"))
     for agent in (0, 1):

@@ -47,7 +47,7 @@ HIJACK = 'print("HIJACKED")\ndef mean(values):\n    return 0.0\n'
 def test_a_module_beside_an_agent_never_runs_in_another_agent(tmp_path: Path) -> None:
     (tmp_path / "statistics.py").write_text(HIJACK)
     (tmp_path / "victim.py").write_text(VICTIM)
-    record = play_match(fast_scenario(tasks=2), [str(tmp_path / "victim.py"), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(tmp_path / "victim.py"), "naive"], seed=1).to_json()
     assert "HIJACKED" not in record["output"][0]
     assert [a["bids"][0] for a in record["auctions"]] == [1100.0, 1100.0]
     assert str(tmp_path) not in record["output"][0]  # the standard library's module, not the planted one
@@ -60,7 +60,7 @@ def test_a_folder_agent_imports_its_modules_and_none_shadows_the_library(tmp_pat
         "return float(statistics.mean([1000, 1200]))", "return price(statistics.mean([1000, 1200]))"))
     (folder / "pricing.py").write_text("def price(x):\n    return float(x) + 1\n")
     (folder / "statistics.py").write_text(HIJACK)  # its own: still never the standard library's
-    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1).to_json()
     assert [f["phase"] for f in record["result"]["faults"]] in ([], ["plan"]), record["result"]["faults"]
     assert record["agents"][0] == "split-agent"
     assert [a["bids"][0] for a in record["auctions"]] == [1101.0, 1101.0]
@@ -70,7 +70,7 @@ def test_a_folder_agent_imports_its_modules_and_none_shadows_the_library(tmp_pat
 def test_an_agent_file_that_imports_a_neighbour_is_told_how_to_split_it(tmp_path: Path) -> None:
     (tmp_path / "helper.py").write_text("X = 1\n")
     (tmp_path / "me.py").write_text("import helper\nfrom apdp import Agent\nclass Me(Agent):\n    pass\n")
-    record = play_match(fast_scenario(tasks=1), [str(tmp_path / "me.py"), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=1), [str(tmp_path / "me.py"), "naive"], seed=1).to_json()
     (fault,) = record["result"]["faults"]
     assert "No module named 'helper'" in fault["message"] and "holding agent.py" in fault["message"]
 
@@ -236,7 +236,7 @@ def test_bytecode_beside_an_agent_s_source_never_runs_in_its_place(tmp_path: Pat
         py_compile.compile(str(doctored), cfile=str(cache), doraise=True,
                            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     (folder / "agent.py").write_text(honest)
-    record = play_match(fast_scenario(tasks=3), [str(folder), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=3), [str(folder), "naive"], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert all(a["bids"][0] != 123456.0 for a in record["auctions"])
     assert "HIDDEN" not in "".join(record.get("output") or [])

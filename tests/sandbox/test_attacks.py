@@ -88,7 +88,7 @@ def probe(task, bids, winner):
         finally:
             s.close()
 
-record = play_match(make_scenario(job["scenario"]), job["agents"], seed=job["seed"], on_auction=probe)
+record = play_match(make_scenario(job["scenario"]), job["agents"], seed=job["seed"], on_auction=probe).to_json()
 with open(job["out"], "w") as f:
     json.dump({"record": record, "probe_hits": hits}, f)
 """
@@ -274,7 +274,7 @@ def baseline(first: bool, seed: int) -> dict[str, Any]:
     if (first, seed) not in _baselines:
         agents, _ = seats(first)
         scenario = fast_scenario(**scenario_data({"mode": "none"}))
-        _baselines[first, seed] = play_match(scenario, agents, seed=seed)
+        _baselines[first, seed] = play_match(scenario, agents, seed=seed).to_json()
     return _baselines[first, seed]
 
 

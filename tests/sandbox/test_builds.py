@@ -32,7 +32,7 @@ def _program(tmp_path: Path, build: str, timeout: str = "") -> Path:
 def _setup_fault(folder: Path, **limits: object) -> tuple[str, float]:
     """Play the program: (its setup fault's message, the match's seconds)."""
     started = time.monotonic()
-    record = play_match(fast_scenario(tasks=2, limits=limits), [str(folder), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2, limits=limits), [str(folder), "naive"], seed=1).to_json()
     took = time.monotonic() - started
     (fault,) = record["result"]["faults"]
     assert fault["agent"] == 0 and fault["phase"] == "setup", fault
@@ -46,7 +46,7 @@ def _kept(folder: Path) -> list[str]:
 def test_a_build_is_copied_out_regular_files_only_and_runs(tmp_path: Path) -> None:
     folder = _program(tmp_path, "mkdir -p {dir}/.build/docs && echo notes > {dir}/.build/docs/notes.txt && "
                                 "cc -O2 -o {dir}/.build/agent {dir}/agent.c")
-    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert _kept(folder) == ["agent", "docs"] and (folder / ".build" / "docs" / "notes.txt").read_text() == "notes\n"
     assert os.access(folder / ".build" / "agent", os.X_OK)
@@ -94,7 +94,7 @@ def test_a_build_cannot_reach_the_real_build_folder_through_its_parent(tmp_path:
              "cc -o {dir}/.build/agent {dir}/agent.c")
     folder = _program(tmp_path, plant)
     for _ in range(2):
-        record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+        record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1).to_json()
         assert record["result"]["faults"] == [], record["result"]["faults"]
     for name in (".apdp-sources", ".apdp-failed", ".lock"):
         path = folder / ".build" / name
@@ -113,7 +113,7 @@ def test_bookkeeping_replaced_by_something_else_is_rebuilt_not_read(tmp_path: Pa
             (path / "inside").mkdir(parents=True)
         else:
             path.symlink_to("/dev/zero")
-    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(folder), "naive"], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert (folder / ".build" / ".apdp-sources").is_file()
 
@@ -152,7 +152,7 @@ def test_an_agent_s_files_that_trip_the_referee_s_readers_are_its_fault_not_a_re
         'build = ["/bin/sh", "{dir}/build.sh", "{dir}"]\n'
         'command = ["/bin/false", "/usr/bin/java", "-XX:SharedArchiveFile={dir}/.build/apdp-logist-host.jsa", '
         '"-cp", "{dir}"]\n')
-    record = play_match(fast_scenario(tasks=2), [str(key_bomb), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(key_bomb), "naive"], seed=1).to_json()
     assert "referee_error" not in record["result"], record["result"]
     (fault,) = record["result"]["faults"]
     assert fault["agent"] == 0 and fault["phase"] == "setup", fault

@@ -73,7 +73,7 @@ def play(tmp_path: Path, mode: str, tasks: int = 6) -> dict[str, Any]:
     scenario = fast_scenario(
         tasks=tasks, timeouts={"setup": 10.0, "bid": 10.0, "plan": 10.0}, agents={"cpuhog": {"mode": mode}}
     )
-    record = play_match(scenario, [str(agent), "template"], seed=3)
+    record = play_match(scenario, [str(agent), "template"], seed=3).to_json()
     assert record["result"]["faults"] == []
     assert verify_record(record) == []
     cpu: dict[str, float] = record["timing"]["agents"][0]["cpu"]
@@ -121,13 +121,13 @@ def test_a_killed_agent_keeps_its_cpu(tmp_path: Path) -> None:
     agent.write_text(AGENT.replace("class Cpuhog", "class Spinner"))
     scenario = fast_scenario(tasks=3, timeouts={"setup": 10.0, "bid": 5.0, "plan": 10.0},
                              agents={"spinner": {"mode": "spin_then_hang"}})
-    record = play_match(scenario, [str(agent), "template"], seed=3)
+    record = play_match(scenario, [str(agent), "template"], seed=3).to_json()
     assert [(f["kind"], f["phase"]) for f in record["result"]["faults"]] == [("timeout", "bid")]
     assert record["timing"]["agents"][0]["cpu"]["bid"] >= 0.2
 
 
 def test_verify_accepts_records_without_cpu(tmp_path: Path) -> None:
-    record = play_match(fast_scenario(tasks=2), ["template", "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), ["template", "template"], seed=1).to_json()
     for agent in record["timing"]["agents"]:
         agent.pop("cpu")
     assert verify_record(record) == []

@@ -94,7 +94,7 @@ def test_a_forged_reply_is_the_forgers_fault_never_the_referees(kind: str) -> No
     scenario = fast_scenario(tasks=3, timeouts=TIMEOUTS, agents={"forger": {"kind": kind, "phase": phase}})
     for attacker in (0, 1):
         agents = [FORGER, "honest"] if attacker == 0 else ["honest", FORGER]
-        record = play_match(scenario, agents, seed=5)
+        record = play_match(scenario, agents, seed=5).to_json()
         _check(record, attacker, fault, phase)
 
 
@@ -105,7 +105,7 @@ def test_enormous_replies_keep_the_record_within_its_limit(tmp_path: Path, mode:
     agent.write_text(BLOATER)
     scenario = fast_scenario(tasks=3, timeouts={"setup": 10.0, "bid": 5.0, "plan": 20.0},
                              agents={"bloater": {"mode": mode}}, limits={"output_kb": 4096})
-    record = play_match(scenario, [str(agent), "naive"], seed=3)
+    record = play_match(scenario, [str(agent), "naive"], seed=3).to_json()
     assert referee_error(record) is None
     faults = record["result"]["faults"]
     if kind is None:
@@ -188,7 +188,7 @@ def test_spreadsheet_cells_are_never_formulas() -> None:
     (("companies", 0, "vehicles", 0, "capacity"), 1e300, "at most"),
 ])
 def test_verify_rejects_figures_no_reader_can_use(path: tuple[Any, ...], value: float, words: str) -> None:
-    record = play_match(fast_scenario(tasks=3), ["naive", "honest"], seed=1)
+    record = play_match(fast_scenario(tasks=3), ["naive", "honest"], seed=1).to_json()
     assert verify_record(record) == []
     node: Any = record
     for step in path[:-1]:

@@ -77,7 +77,7 @@ def _play(tmp_path: Path, name: str, code: str, limit_mb: int = LIMIT_MB) -> tup
     path = tmp_path / f"{name}.py"
     path.write_text(textwrap.dedent(code))
     record = play_match(fast_scenario(tasks=2, limits={"memory_mb": limit_mb}, timeouts={"setup": 60.0}),
-                        [str(path), "naive"], seed=1)
+                        [str(path), "naive"], seed=1).to_json()
     return [f for f in record["result"]["faults"] if f["agent"] == 0], record["output"][0]
 
 

@@ -67,7 +67,7 @@ def test_work_left_in_the_kernel_at_a_pause_costs_its_opponent_nothing(tmp_path:
     scenario = fast_scenario(tasks=2, timeouts={"setup": 60.0, "bid": LIMIT, "plan": LIMIT},
                              agents={"victim": {"spin": SPIN}, "kernel_leftover": leaves})
     with core_for_a_match():
-        record = play_match(scenario, agents, seed=1)
+        record = play_match(scenario, agents, seed=1).to_json()
     assert f"left 16 walks at {when}" in record["output"][leaver], record["output"][leaver][-500:]
     faults = {f["agent"]: f for f in record["result"]["faults"]}
     assert 1 - leaver not in faults, faults  # its opponent's calls never timed out

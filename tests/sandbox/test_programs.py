@@ -34,7 +34,7 @@ def _write_program(tmp_path: Path, name: str, toml: str, files: dict[str, str]) 
 
 def test_a_perl_agent_plays_a_python_one(tmp_path: Path) -> None:
     perl = _program(tmp_path, "perl_greedy")
-    record = play_match(fast_scenario(tasks=10), [str(perl), "template"], seed=3)
+    record = play_match(fast_scenario(tasks=10), [str(perl), "template"], seed=3).to_json()
     assert record["agents"][0] == "perl-greedy"
     assert record["result"]["faults"] == []
     assert verify_record(record) == []
@@ -68,7 +68,7 @@ def test_an_agent_program_plays_by_name_in_a_tournament_of_python_agents(
 def test_a_build_runs_once_and_again_when_a_source_changes(tmp_path: Path) -> None:
     c_agent = _program(tmp_path, "c_abstain")
     binary = c_agent / ".build" / "agent"
-    first = play_match(fast_scenario(tasks=3), [str(c_agent), "template"], seed=1)
+    first = play_match(fast_scenario(tasks=3), [str(c_agent), "template"], seed=1).to_json()
     assert first["result"]["faults"] == [] and first["result"]["winner"] == 1
     assert binary.is_file()
     built = binary.stat().st_mtime_ns
@@ -83,7 +83,7 @@ def test_a_build_runs_once_and_again_when_a_source_changes(tmp_path: Path) -> No
 def test_a_failed_build_is_a_setup_fault_with_the_compilers_error(tmp_path: Path) -> None:
     broken = _write_program(tmp_path, "broken", 'build = ["cc", "-o", "{dir}/.build/a", "{dir}/a.c"]\n'
                             'command = ["{dir}/.build/a"]\n', {"a.c": "int main(void) { return oops; }\n"})
-    record = play_match(fast_scenario(tasks=2), [str(broken), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(broken), "template"], seed=1).to_json()
     [fault] = record["result"]["faults"]
     assert (fault["agent"], fault["phase"]) == (0, "setup")
     assert "the build failed (exit code 1)" in fault["message"] and "oops" in fault["message"]
@@ -115,7 +115,7 @@ def test_a_reply_that_breaks_the_protocol_is_a_fault_that_says_what_was_expected
         "    sys.stdout.flush()\n"
     )
     bad = _write_program(tmp_path, "bad", 'command = ["python3", "{dir}/agent.py"]\n', {"agent.py": script})
-    record = play_match(fast_scenario(tasks=2), [str(bad), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(bad), "template"], seed=1).to_json()
     [fault] = record["result"]["faults"]
     kind = "memory" if "memory" in reply else "exception"  # an error reply's kind is the fault's
     assert (fault["agent"], fault["kind"], fault["phase"]) == (0, kind, "bid")
@@ -144,7 +144,7 @@ def test_an_agent_program_is_confined_like_a_python_agent(tmp_path: Path) -> Non
     spy = _write_program(tmp_path, "spy", 'command = ["python3", "{dir}/agent.py"]\n', {"agent.py": script})
     os.environ["APDP_TEST_SECRET"] = "s3cret"
     try:
-        record = play_match(fast_scenario(tasks=2), [str(spy), "template"], seed=1)
+        record = play_match(fast_scenario(tasks=2), [str(spy), "template"], seed=1).to_json()
     finally:
         del os.environ["APDP_TEST_SECRET"]
     assert record["result"]["faults"] == []
@@ -176,7 +176,7 @@ def test_the_cpu_of_an_agent_program_is_measured(tmp_path: Path) -> None:
     spinner = _write_program(tmp_path, "spinner", 'command = ["python3", "{dir}/agent.py"]\n', {"agent.py": script})
     # 0.6 s of CPU (the program's own clock), within a limit a busy machine cannot reach
     scenario = fast_scenario(tasks=2, timeouts={"setup": 10.0, "bid": 20.0, "plan": 10.0})
-    record = play_match(scenario, [str(spinner), "template"], seed=1)
+    record = play_match(scenario, [str(spinner), "template"], seed=1).to_json()
     assert record["result"]["faults"] == []
     cpu = record["timing"]["agents"][0]["cpu"]
     assert cpu["bid"] >= 0.4 and cpu["plan"] < 0.3
@@ -200,8 +200,8 @@ def test_the_protocol_carries_all_a_python_agent_needs(tmp_path: Path) -> None:
 
     program = _python_as_program(tmp_path, BUNDLED_TEMPLATE, "template_program")
     scenario = fast_scenario(tasks=12)
-    as_program = play_match(scenario, [str(program), "honest"], seed=4)
-    as_python = play_match(scenario, ["template", "honest"], seed=4)
+    as_program = play_match(scenario, [str(program), "honest"], seed=4).to_json()
+    as_python = play_match(scenario, ["template", "honest"], seed=4).to_json()
     assert as_program["result"]["faults"] == []
     assert as_program["auctions"] == as_python["auctions"]
     assert as_program["plans"] == as_python["plans"]
@@ -255,7 +255,7 @@ def test_an_agent_program_that_says_it_runs_is_paused_before_its_opponents_setup
                              {"agent.py": STAMPER})
     slow = tmp_path / "slow_setup.py"
     slow.write_text(SLOW_SETUP)
-    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1).to_json()
     (began, ended), = [map(float, x.split()[1:]) for x in record["output"][0].splitlines() if x.startswith("setup ")]
     ran = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("ran ")]
     assert ran, record["output"][1]  # it did run, during its own calls
@@ -289,7 +289,7 @@ def test_a_program_in_the_second_seat_is_paused_as_it_says_it_runs_while_the_fir
                              {"agent.py": STAMPER.replace("time.sleep(0.001)", "time.sleep(0.005)").replace(
                                  "print(json.dumps({\"ready\"", "print(f\"said {time.monotonic():.6f}\", "
                                  "file=sys.stderr, flush=True)\nprint(json.dumps({\"ready\"")})
-    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(slow), str(stamper)], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
     (first_ready,) = [float(x.split()[1]) for x in record["output"][0].splitlines() if x.startswith("ready ")]
     (said,) = [float(x.split()[1]) for x in record["output"][1].splitlines() if x.startswith("said ")]

@@ -53,15 +53,15 @@ def test_apdp_sandbox_names_what_counts_an_agents_cpu() -> None:
 
 
 def test_a_record_lists_the_protections_that_were_off() -> None:
-    record = play_match(fast_scenario(tasks=2), ["template", "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=2), ["template", "naive"], seed=1).to_json()
     assert record["sandbox"]["unprotected"] == []
     assert record["sandbox"]["cpu"].startswith(CPU_COUNTED_BY)  # and says what counted the agents' CPU
     assert "sandbox" not in without_timing(record)
 
 
 def test_confinement_does_not_change_play() -> None:
-    on = play_match(fast_scenario(tasks=10), ["honest", "naive"], seed=4)
-    off = play_match(fast_scenario(tasks=10, limits={"sandbox": False}), ["honest", "naive"], seed=4)
+    on = play_match(fast_scenario(tasks=10), ["honest", "naive"], seed=4).to_json()
+    off = play_match(fast_scenario(tasks=10, limits={"sandbox": False}), ["honest", "naive"], seed=4).to_json()
     assert not on["result"]["faults"]
     assert without_timing(on) == without_timing(off)
 
@@ -96,7 +96,7 @@ def test_the_private_folder_is_tmp_capped_and_the_agents_own(tmp_path: Path) -> 
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
     )
-    record = play_match(fast_scenario(tasks=2, limits={"disk_mb": 32}), [str(filler), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2, limits={"disk_mb": 32}), [str(filler), "template"], seed=1).to_json()
     output = record["output"][0]
     assert "private /tmp /tmp /tmp" in output  # cwd, $HOME and $TMPDIR
     assert "stopped: No space left on device" in output
@@ -125,7 +125,7 @@ def test_an_agent_sees_the_minimal_environment_and_nothing_of_the_referees(
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
     )
-    record = play_match(fast_scenario(tasks=2), [str(reader), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(reader), "template"], seed=1).to_json()
     line = next(x for x in record["output"][0].splitlines() if x.startswith("environ "))
     python_env, process_env = json.loads(line.removeprefix("environ "))
     wanted = {**BASE_ENVIRONMENT, "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"}
@@ -151,7 +151,7 @@ def test_an_agent_process_loads_no_configuration_schema(tmp_path: Path) -> None:
         "        print('loaded', 'pydantic' in sys.modules)\n"
         "        return [[] for _ in vehicles]\n"
     )
-    record = play_match(fast_scenario(tasks=2), [str(probe), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=2), [str(probe), "template"], seed=1).to_json()
     assert [x for x in record["output"][0].splitlines() if x.startswith("loaded")] == [
         "loaded False 5.5", "loaded False"]
 
@@ -279,7 +279,7 @@ def test_an_agents_threads_do_not_run_while_its_opponent_plays(tmp_path: Path) -
     agents = [str(tmp_path / "ponderer.py"), str(tmp_path / "slow.py")]
     paused = {}
     for sandbox in (True, False):
-        record = play_match(fast_scenario(tasks=3, limits={"sandbox": sandbox}), agents, seed=2)
+        record = play_match(fast_scenario(tasks=3, limits={"sandbox": sandbox}), agents, seed=2).to_json()
         assert not record["result"]["faults"], record["result"]["faults"]
         paused[sandbox] = [a["bids"][0] - 1000 for a in record["auctions"][1:]]  # ms
     assert min(paused[True]) >= 450, paused  # 500 ms, less what a stop signal may take to land
@@ -331,7 +331,7 @@ def test_an_agents_process_holds_no_descriptor_but_its_streams_and_its_conversat
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
     )
-    record = play_match(fast_scenario(), [str(lister), "naive"], seed=1)
+    record = play_match(fast_scenario(), [str(lister), "naive"], seed=1).to_json()
     line = next(line for line in record["output"][0].splitlines() if line.startswith("descriptors"))
     listing, pid = line.removeprefix("descriptors ").rsplit(" ", 1)
     seen = json.loads(listing)

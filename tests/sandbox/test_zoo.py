@@ -63,7 +63,7 @@ def test_hostile_agent_loses_with_the_right_fault(mode: str, kind: str, phase: s
         tasks=12, limits={"memory_mb": 256}, agents={"misbehave": {"mode": mode}}
     )
     started = time.monotonic()
-    record = play_match(scenario, [MISBEHAVE, "template"], seed=5)
+    record = play_match(scenario, [MISBEHAVE, "template"], seed=5).to_json()
     elapsed = time.monotonic() - started
     result = record["result"]
     assert [(f["agent"], f["kind"], f["phase"]) for f in result["faults"]] == [(0, kind, phase)]
@@ -86,7 +86,7 @@ def test_hostile_agent_loses_with_the_right_fault(mode: str, kind: str, phase: s
     ],
 )
 def test_broken_agent_file_is_a_fault_of_that_agent_alone(file: str, words: str) -> None:
-    record = play_match(fast_scenario(tasks=3), [str(ZOO / file), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=3), [str(ZOO / file), "template"], seed=1).to_json()
     faults = record["result"]["faults"]
     assert [(f["agent"], f["phase"]) for f in faults] == [(0, "setup")]
     assert words in faults[0]["message"]
@@ -95,7 +95,7 @@ def test_broken_agent_file_is_a_fault_of_that_agent_alone(file: str, words: str)
 
 def test_both_faulty_means_no_winner() -> None:
     scenario = fast_scenario(agents={"misbehave": {"mode": "raise_bid"}})
-    record = play_match(scenario, [MISBEHAVE, MISBEHAVE], seed=2)
+    record = play_match(scenario, [MISBEHAVE, MISBEHAVE], seed=2).to_json()
     assert record["result"]["winner"] is None
     assert len(record["result"]["faults"]) == 2
     assert verify_record(record) == []
@@ -103,12 +103,12 @@ def test_both_faulty_means_no_winner() -> None:
 
 def test_output_is_captured_and_bounded() -> None:
     scenario = fast_scenario(limits={"output_kb": 1}, agents={"misbehave": {"mode": "print_some"}})
-    record = play_match(scenario, [MISBEHAVE, "template"], seed=1)
+    record = play_match(scenario, [MISBEHAVE, "template"], seed=1).to_json()
     assert "bidding on task 0" in record["output"][0]
     flood = play_match(
         fast_scenario(limits={"output_kb": 4}, agents={"misbehave": {"mode": "flood_bid"}}),
         [MISBEHAVE, "template"], seed=1,
-    )
+    ).to_json()
     assert len(flood["output"][0]) <= 4 * 1024 + 256
     assert "stdout limit reached" in flood["output"][0]
 
@@ -127,22 +127,22 @@ def test_agent_cannot_see_the_referee(tmp_path: Path) -> None:
         "    def plan(self, vehicles, tasks):\n"
         "        return [[] for _ in vehicles]\n"
     )
-    record = play_match(fast_scenario(tasks=1), [str(spy), "template"], seed=1)
+    record = play_match(fast_scenario(tasks=1), [str(spy), "template"], seed=1).to_json()
     assert record["auctions"][0]["bids"][0] == 1000.0
 
 
 def test_fault_details_are_structured() -> None:
-    broken = play_match(fast_scenario(tasks=2), [str(ZOO / "import_raises.py"), "template"], seed=1)
+    broken = play_match(fast_scenario(tasks=2), [str(ZOO / "import_raises.py"), "template"], seed=1).to_json()
     assert broken["result"]["faults"][0]["import_error"] is True
     raised = play_match(fast_scenario(tasks=2, agents={"misbehave": {"mode": "raise_bid"}}),
-                        [MISBEHAVE, "template"], seed=1)
+                        [MISBEHAVE, "template"], seed=1).to_json()
     assert "import_error" not in raised["result"]["faults"][0]
     traceback = raised["result"]["faults"][0]["traceback"]
     assert "RuntimeError: hostile agent raises in bid" in traceback
     first = traceback.splitlines()[1]  # the agent's own frame first, none of the worker's (issue 34)
     assert first.startswith('  File "') and "misbehave.py" in first and "worker.py" not in traceback, traceback
     capacity = play_match(fast_scenario(tasks=12, agents={"misbehave": {"mode": "plan_capacity"}}),
-                          [MISBEHAVE, "template"], seed=5)
+                          [MISBEHAVE, "template"], seed=5).to_json()
     violations = capacity["result"]["faults"][0]["violations"]
     assert violations and all(v["vehicle"] == 0 and "exceeds capacity" in v["message"] for v in violations)
 
@@ -150,7 +150,7 @@ def test_fault_details_are_structured() -> None:
 def test_an_agent_that_stops_reading_its_requests_times_out_and_the_match_ends() -> None:
     """The referee writes a request within the call's time: an agent that answers but never takes
     its requests off the socket (it only peeks) fills the socket's buffer and times out."""
-    record = play_match(fast_scenario(tasks=300), [str(ZOO / "peek_jam.py"), "naive"], seed=1)
+    record = play_match(fast_scenario(tasks=300), [str(ZOO / "peek_jam.py"), "naive"], seed=1).to_json()
     (fault,) = record["result"]["faults"]
     assert fault["agent"] == 0 and fault["kind"] == "timeout" and "stopped reading" in fault["message"], fault
     assert record["result"]["winner"] == 1
@@ -159,7 +159,7 @@ def test_an_agent_that_stops_reading_its_requests_times_out_and_the_match_ends()
 def test_what_is_off_is_asked_before_the_agent_runs_and_no_claim_of_its_own_counts() -> None:
     """An agent that makes its worker say every protection is off changes nothing in the record: the
     referee asked its worker before any code of the agent's ran."""
-    honest = play_match(fast_scenario(tasks=2), ["honest", "naive"], seed=1)
-    claimed = play_match(fast_scenario(tasks=2), [str(ZOO / "false_alarm.py"), "naive"], seed=1)
+    honest = play_match(fast_scenario(tasks=2), ["honest", "naive"], seed=1).to_json()
+    claimed = play_match(fast_scenario(tasks=2), [str(ZOO / "false_alarm.py"), "naive"], seed=1).to_json()
     assert claimed["result"]["faults"] == []
     assert claimed["sandbox"] == honest["sandbox"]

@@ -8,14 +8,15 @@ import re
 import pytest
 
 from apdp.check.report import problems_of
+from apdp.referee.record_format import RecordFault
 
 pytestmark = pytest.mark.unit
 
 
-def _invalid_plan(messages: list[str], counted: int | None = None) -> dict[str, object]:
+def _invalid_plan(messages: list[str], counted: int | None = None) -> RecordFault:
     violations = [{"vehicle": 0, "action": 2 * k, "task": k, "message": m} for k, m in enumerate(messages)]
-    return {"kind": "invalid_plan", "phase": "plan", "task": None,
-            "message": f"{counted or len(messages)} violation(s): ...", "violations": violations}
+    return RecordFault.model_validate({"agent": 0, "kind": "invalid_plan", "phase": "plan", "task": None,
+                             "message": f"{counted or len(messages)} violation(s): ...", "violations": violations})
 
 
 def test_one_mistake_repeated_in_a_plan_is_one_problem_with_its_count() -> None:

@@ -56,7 +56,7 @@ def main() -> None:
             scenario = load_scenario(CONFIG / configuration, overrides)
             for seats in ("hb", "bh"):
                 agents = [AGENTS[s] for s in seats]
-                record = play_match(scenario, agents, seed=0)
+                record = play_match(scenario, agents, seed=0).to_json()
                 faults = record["result"]["faults"]
                 if faults:
                     sys.exit(f"{configuration} {agents}: {faults}")
