@@ -184,7 +184,7 @@ def match(
     if replay is not None and result.referee_error is None:
         from apdp.pages.replay import write_replay
 
-        write_replay(result.to_json(), replay)
+        write_replay(result, replay)
         typer.echo(f"replay written to {replay}")
     failure = result.referee_error
     if failure is not None:

@@ -13,12 +13,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from apdp.check.verify import read_record
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.game.topology import Topology
 from apdp.pages.html import page
 from apdp.referee.record import record_topology
+from apdp.referee.record_format import MatchRecord
 
 #: Step kinds in the page's data.
 MOVE, PICKUP, DELIVER = 0, 1, 2
@@ -70,67 +73,78 @@ def vehicle_steps(
     return steps
 
 
-def replay_data(record: Mapping[str, Any], topology: Topology) -> dict[str, Any]:
+def replay_data(record: MatchRecord, topology: Topology) -> dict[str, Any]:
     """What the replay page draws, computed from a record and its network.
 
-    Raises KeyError, TypeError, ValueError or IndexError on an incomplete record (see
-    :func:`replay_page`, which turns them into one line).
+    Raises ValueError, KeyError or IndexError on a record whose plans or cities are not the
+    network's (see :func:`replay_html`, which turns them into one line).
     """
-    agents = [str(a) for a in record["agents"]]
-    companies = record["companies"]
-    tasks = record["tasks"]
+    agents = list(record.agents)
     index = topology.index
-    for task in tasks:
-        for city in (task["pickup"], task["delivery"]):
+    for task in record.tasks:
+        for city in (task.pickup, task.delivery):
             if city not in index:
-                raise ValueError(f"task {task['id']}'s city {city!r} is not on {topology.name}")
-    weights = {int(t["id"]): float(t["weight"]) for t in tasks}
+                raise ValueError(f"task {task.id}'s city {city!r} is not on {topology.name}")
+    weights = {t.id: float(t.weight) for t in record.tasks}
     routes: list[list[list[list[Any]]] | None] = []
-    for company, plans in zip(companies, record["plans"], strict=True):
+    for company, plans in zip(record.companies, record.plans, strict=True):
         if plans is None:
             routes.append(None)
             continue
-        vehicles = company["vehicles"]
+        vehicles = company.vehicles
         routes.append([
-            vehicle_steps(topology, v["home"], float(v["cost_per_km"]), plan, weights)
+            vehicle_steps(topology, v.home, float(v.cost_per_km), plan, weights)
             for v, plan in zip(vehicles, [*plans, *([[]] * len(vehicles))], strict=False)
         ])
-    for company in companies:
-        for vehicle in company["vehicles"]:
-            if vehicle["home"] not in index:
-                raise ValueError(f"{vehicle['name']}'s home {vehicle['home']!r} is not on {topology.name}")
+    for company in record.companies:
+        for vehicle in company.vehicles:
+            if vehicle.home not in index:
+                raise ValueError(f"{vehicle.name}'s home {vehicle.home!r} is not on {topology.name}")
     return {
-        "title": f"{topology.title or topology.name}, seed {record['seed']}: {' vs '.join(agents)}",
+        "title": f"{topology.title or topology.name}, seed {record.seed}: {' vs '.join(agents)}",
         "topology": {
             "name": topology.name,
             "title": topology.title,
             "cities": [[c, *topology.coordinates[c]] for c in topology.cities],
             "roads": [[index[r.a], index[r.b], r.distance] for r in topology.roads],
         },
-        "seed": str(record["seed"]),  # a string: a JavaScript number rounds an integer above 2**53
+        "seed": str(record.seed),  # a string: a JavaScript number rounds an integer above 2**53
         "agents": labels(agents),
         "companies": [
             {
-                "name": c["name"],
+                "name": c.name,
                 "vehicles": [
-                    {"name": v["name"], "home": index[v["home"]], "capacity": float(v["capacity"]),
-                     "cost_per_km": float(v["cost_per_km"])}
-                    for v in c["vehicles"]
+                    {"name": v.name, "home": index[v.home], "capacity": float(v.capacity),
+                     "cost_per_km": float(v.cost_per_km)}
+                    for v in c.vehicles
                 ],
             }
-            for c in companies
+            for c in record.companies
         ],
-        "tasks": [[int(t["id"]), index[t["pickup"]], index[t["delivery"]], float(t["weight"])] for t in tasks],
+        "tasks": [[t.id, index[t.pickup], index[t.delivery], float(t.weight)] for t in record.tasks],
         "auctions": [
-            {"task": int(a["task"]), "bids": [None if b is None else float(b) for b in a["bids"]],
-             "winner": a["winner"]}
-            for a in record["auctions"]
+            {"task": a.task, "bids": [None if b is None else float(b) for b in a.bids], "winner": a.winner}
+            for a in record.auctions
         ],
         "routes": routes,
-        "result": record["result"],
-        "timing": record.get("timing"),
-        "unprotected": (record.get("sandbox") or {}).get("unprotected") or [],
+        "result": record.result.model_dump(exclude_unset=True),
+        "timing": record.timing,
+        "unprotected": (record.sandbox or {}).get("unprotected") or [],
     }
+
+
+def _replayable(record: MatchRecord | Mapping[str, Any], source: str) -> MatchRecord:
+    """``record`` as its type (a record's JSON is read here); ReplayError, one line, when it is none."""
+    if isinstance(record, MatchRecord):
+        return record
+    try:
+        return MatchRecord.read(record)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        if first["type"] == "missing":
+            raise ReplayError(f"{source}: cannot replay it, the record has no {where!r}") from None
+        raise ReplayError(f"{source}: cannot replay it, the record is incomplete ({where}: {first['msg']})") from None
 
 
 _BODY = """\
@@ -162,14 +176,16 @@ _BODY = """\
 </main>"""
 
 
-def replay_html(record: Mapping[str, Any], topology: Topology | None = None, source: str = "record") -> str:
-    """The replay page of ``record`` (its network is loaded by name unless given).
+def replay_html(record: MatchRecord | Mapping[str, Any], topology: Topology | None = None,
+                source: str = "record") -> str:
+    """The replay page of ``record`` (a record's JSON, as a file or a store holds it, is read into
+    its type first; its network is loaded by name unless given).
 
     ``source`` names the record in errors. An incomplete record raises ReplayError, one line.
     """
     try:
-        topology = topology or record_topology(dict(record))
-        data = replay_data(record, topology)
+        topology = topology or record_topology(record.to_json() if isinstance(record, MatchRecord) else dict(record))
+        data = replay_data(_replayable(record, source), topology)
     except UserError:
         raise
     except KeyError as exc:
@@ -180,7 +196,7 @@ def replay_html(record: Mapping[str, Any], topology: Topology | None = None, sou
                 ("common.js", "replay.js"))
 
 
-def write_replay(record: Mapping[str, Any], out: str | Path, source: str = "record") -> int:
+def write_replay(record: MatchRecord | Mapping[str, Any], out: str | Path, source: str = "record") -> int:
     """Write the replay page of ``record`` to ``out``; returns its size in bytes."""
     text = replay_html(record, source=source)
     write_atomically(out, text)

@@ -19,6 +19,7 @@ from apdp.game.plan import plan_cost, plans_from_json
 from apdp.pages.html import DATA_ID, embed_json
 from apdp.pages.replay import replay_data, replay_html
 from apdp.referee.match import play_match
+from apdp.referee.record_format import MatchRecord
 from apdp.scenario import make_scenario
 from apdp.scenario.networks import load_topology
 
@@ -38,7 +39,7 @@ def page_json(html: str) -> Any:
 
 def test_steps_cost_what_the_referee_charged(record: dict[str, Any]) -> None:
     topology = load_topology("france")
-    data = replay_data(record, topology)
+    data = replay_data(MatchRecord.read(record), topology)
     assert len(data["topology"]["cities"]) == len(topology.cities)
     assert len(data["topology"]["roads"]) == len(topology.roads)
     for c, company in enumerate(record["companies"]):
@@ -98,7 +99,7 @@ def test_replay_command(
     broken = tmp_path / "broken.json"
     for content, message in (
         ("{", "not JSON"),
-        ('{"format": "apdp-record/1", "topology": "france"}', "the record has no 'agents'"),
+        ('{"format": "apdp-record/1", "topology": "france"}', "the record has no 'seed'"),
         (json.dumps({**record, "topology": "atlantis"}), "atlantis"),
         (json.dumps({**record, "plans": [[[["fly", 3]]], None]}), "cannot replay it"),
     ):
