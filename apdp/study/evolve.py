@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from tabulate import tabulate
 
 from apdp.agents.discovery import find_agent
@@ -52,6 +53,7 @@ from apdp.codegen.usage import MAX_TOTAL_TOKENS, token_count
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.lookup import searched_first
+from apdp.referee.record_format import MatchRecord
 from apdp.tournament.config import make_config
 from apdp.tournament.report import build
 from apdp.tournament.run import run_tournament
@@ -147,41 +149,42 @@ def _plan(vehicles: Any, names: Sequence[str]) -> list[str]:
     return out
 
 
-def _lost_match(record: Mapping[str, Any], me: int) -> list[str]:
+def _lost_match(record: MatchRecord, me: int) -> list[str]:
     """The lines of one lost match, from the agent's side: no other agent's output, code or files."""
-    agents = list(record.get("agents", []))
-    result = record.get("result") or {}
-    profit = result.get("profit") or []
+    agents, result = record.agents, record.result
     others = [a for k, a in enumerate(agents) if k != me]
-    profits = ", ".join(f"{'you' if k == me else agents[k]} {p:g}"
-                        for k, p in enumerate(profit) if isinstance(p, int | float))
-    lines = [f"### {record.get('topology')} seed {record.get('seed')}: you were company {me} against "
+    profits = ", ".join(f"{'you' if k == me else agents[k]} {p:g}" for k, p in enumerate(result.profit))
+    lines = [f"### {record.topology} seed {record.seed}: you were company {me} against "
              f"{', '.join(others)}; profits: {profits}"]
-    companies = record.get("companies") or []
-    vehicles = companies[me].get("vehicles", []) if me < len(companies) else []
+    vehicles = record.companies[me].vehicles if me < len(record.companies) else []
     lines.append("Your vehicles: " + "; ".join(
-        f"{v.get('name')} home {v.get('home')}, capacity {v.get('capacity'):g}, {v.get('cost_per_km'):g} per km"
-        for v in vehicles))
-    tasks = {t.get("id"): t for t in record.get("tasks", [])}
+        f"{v.name} home {v.home}, capacity {v.capacity:g}, {v.cost_per_km:g} per km" for v in vehicles))
+    tasks = {t.id: t for t in record.tasks}
     lines.append("Auctions (task, your bid, the other bids, winner; the lowest bid wins and is paid its bid):")
-    for auction in record.get("auctions", []):
-        task = tasks.get(auction.get("task"), {})
-        bids = auction.get("bids") or []
-        mine = bids[me] if me < len(bids) else None
-        theirs = ", ".join(f"{agents[k]} {_bid(b)}" for k, b in enumerate(bids) if k != me)
-        winner = auction.get("winner")
+    for auction in record.auctions:
+        task = tasks.get(auction.task)
+        mine = auction.bids[me] if me < len(auction.bids) else None
+        theirs = ", ".join(f"{agents[k]} {_bid(b)}" for k, b in enumerate(auction.bids) if k != me)
+        winner = auction.winner
         won = "you" if winner == me else "nobody" if winner is None else agents[winner]
-        lines.append(f"- task {task.get('id')} {task.get('pickup')} -> {task.get('delivery')}, weight "
-                     f"{task.get('weight')}: you {_bid(mine)}; {theirs}; won by {won}")
-    plans = record.get("plans") or []
+        said = "?" if task is None else f"{task.id} {task.pickup} -> {task.delivery}, weight {task.weight}"
+        lines.append(f"- task {said}: you {_bid(mine)}; {theirs}; won by {won}")
     lines.append("Your plan:")
-    lines += _plan(plans[me] if me < len(plans) else None, [str(v.get("name")) for v in vehicles])
-    for fault in result.get("faults", []):
-        if fault.get("agent") == me:
-            lines.append(f"Your fault: {fault.get('kind')} in {fault.get('phase')}"
-                         + (f" on task {fault.get('task')}" if fault.get("task") is not None else "")
-                         + f": {fault.get('message')}")
+    lines += _plan(record.plans[me] if me < len(record.plans) else None, [v.name for v in vehicles])
+    for fault in result.faults:
+        if fault.agent == me:
+            lines.append(f"Your fault: {fault.kind} in {fault.phase}"
+                         + (f" on task {fault.task}" if fault.task is not None else "") + f": {fault.message}")
     return lines
+
+
+def _stored(store: ResultsStore, match_id: str) -> MatchRecord | None:
+    """The record of ``match_id`` in ``store``, None when it holds none it can read."""
+    data = store.record(match_id)
+    try:
+        return None if data is None else MatchRecord.read(data)
+    except ValidationError:
+        return None
 
 
 def results_text(folder: Path, agent: str) -> str:
@@ -208,8 +211,8 @@ def results_text(folder: Path, agent: str) -> str:
             faults += [f"- {m.match_id}: {f.get('kind')} in {f.get('phase')}"
                        + (f" on task {f.get('task')}" if f.get("task") is not None else "") + f": {f.get('message')}"
                        for f in m.faults if f.get("agent") == me]
-            record = store.record(m.match_id) or {}
-            timing = (record.get("timing") or {}).get("agents") or []
+            record = _stored(store, m.match_id)
+            timing = ((record.timing if record is not None else None) or {}).get("agents") or []
             phases = timing[me].get("cpu") if me < len(timing) and isinstance(timing[me], dict) else None
             for phase, seconds in (phases or {}).items():
                 if isinstance(seconds, int | float):
@@ -217,8 +220,9 @@ def results_text(folder: Path, agent: str) -> str:
         lines += ["", f"## Matches you lost: {len(lost)} of {len(mine)}"
                   + (f" ({LOST_SHOWN} shown in full)" if len(lost) > LOST_SHOWN else "")]
         for m in lost[:LOST_SHOWN]:
-            record = store.record(m.match_id) or {}
-            lines += ["", *_lost_match(record, m.agents.index(agent))]
+            record = _stored(store, m.match_id)
+            if record is not None:
+                lines += ["", *_lost_match(record, m.agents.index(agent))]
     finally:
         store.close()
     lines += ["", "## Your faults", "", *(faults or ["none"])]

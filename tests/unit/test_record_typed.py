@@ -26,7 +26,6 @@ RECORD_MODULES = frozenset({"apdp/referee/record_format.py", "apdp/referee/recor
 #: needs to be, so that the list only shrinks.
 STORED_JSON_READERS = frozenset({
     "apdp/analysis/figures.py",
-    "apdp/study/evolve.py",
     "apdp/tournament/pool.py",
 })
 
