@@ -106,27 +106,36 @@ def reference_seed(match_seed: int, company: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def _players(record: Mapping[str, Any]) -> tuple[str, ...]:
-    agents = record.get("agents")
+def _players(data: Mapping[str, Any]) -> tuple[str, ...]:
+    agents = data.get("agents")
     return tuple(str(a) for a in agents) if isinstance(agents, list) else ()
 
 
-def analyse_record(record: Mapping[str, Any], match_id: str = "") -> MatchAnalysis:
-    """The figures of the match of ``record`` (``match_id`` names it in the result)."""
-    players = _players(record)
-    if referee_error(dict(record)) is not None:
+def analyse_record(record: MatchRecord | Mapping[str, Any], match_id: str = "") -> MatchAnalysis:
+    """The figures of the match of ``record`` (``match_id`` names it in the result): the record, or
+    its JSON as a store holds it, read into the type here (a record that is none is one match
+    unread, said so)."""
+    if isinstance(record, MatchRecord):
+        parsed = record
+    else:
+        data = record
+        players = _players(data)
+        if referee_error(dict(data)) is not None:
+            return MatchAnalysis(match_id, players, excluded="referee_error")
+        try:
+            parsed = MatchRecord.read(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            return MatchAnalysis(match_id, players, excluded="unreadable", reason=f"{where}: {first['msg']}")
+    players = tuple(parsed.agents)
+    if parsed.referee_error is not None:
         return MatchAnalysis(match_id, players, excluded="referee_error")
-    try:
-        parsed = MatchRecord.model_validate(record)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return MatchAnalysis(match_id, players, excluded="unreadable", reason=f"{where}: {first['msg']}")
     if parsed.result.faults:
         return MatchAnalysis(match_id, players, excluded="faulted")
     try:
         _check_shape(parsed)
-        topology = record_topology(dict(record))
+        topology = record_topology(parsed.to_json())
         agents = tuple(_agent_figures(parsed, topology, i) for i in range(len(parsed.agents)))
     except (_Unreadable, TopologyError, ValueError, LookupError, ArithmeticError, AssertionError) as exc:
         # whatever else a record the referee did not write could hold: one match unread, said so
