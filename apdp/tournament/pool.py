@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from apdp.check.reproducibility import record_difference
 from apdp.errors import UserError
 from apdp.logist.tasks import TASK_DRAWS
+from apdp.referee.record_format import MatchRecord
 from apdp.text import clean_line
 from apdp.tournament.schedule import MatchSpec, double_round_robin, tournament_seeds
 from apdp.tournament.stats import PooledMatch
@@ -136,24 +139,31 @@ class Pool:
 
 
 
-def game(record: Mapping[str, Any]) -> dict[str, Any]:
+def game(record: MatchRecord) -> dict[str, Any]:
     """What the seed and secret decide in a record, as any machine records it: the tasks, every bid and
     winner, the plans, the figures, and each fault's agent, kind, phase and task (fault messages and
     tracebacks may name the machine's paths; timing, outputs and sandbox notes differ anyway)."""
-    result = record.get("result")
-    result = result if isinstance(result, Mapping) else {}
-    faults = result.get("faults")
+    result = record.result
     return {
-        "tasks": record.get("tasks"),
-        "auctions": record.get("auctions"),
-        "plans": record.get("plans"),
-        "result": {k: result.get(k) for k in ("revenue", "cost", "profit", "winner", "referee_error")},
-        "faults": [
-            {k: f.get(k) for k in ("agent", "kind", "phase", "task")}
-            for f in (faults if isinstance(faults, list) else [])
-            if isinstance(f, Mapping)
-        ],
+        "tasks": [t.model_dump(exclude_unset=True) for t in record.tasks],
+        "auctions": [a.model_dump(exclude_unset=True) for a in record.auctions],
+        "plans": record.plans,
+        "result": {"revenue": result.revenue, "cost": result.cost, "profit": result.profit,
+                   "winner": result.winner, "referee_error": result.referee_error},
+        "faults": [{"agent": f.agent, "kind": f.kind, "phase": f.phase, "task": f.task} for f in result.faults],
     }
+
+
+def _stored_game(store: ResultsStore, key: str) -> dict[str, Any]:
+    """The :func:`game` of the record of ``key`` in ``store``; what is wrong with it, when it is none."""
+    data = store.record(key)
+    if data is None:
+        return {"record": None}
+    try:
+        return game(MatchRecord.read(data))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return {"unreadable": f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"}
 
 
 def _disagreement(first: Tournament, other: Tournament) -> Disagreement | None:
@@ -165,8 +175,7 @@ def _disagreement(first: Tournament, other: Tournament) -> Disagreement | None:
     found: list[tuple[str, str]] = []
     try:
         for key in shared:
-            ra, rb = a.record(key), b.record(key)
-            where = record_difference(game(ra or {}), game(rb or {}))
+            where = record_difference(_stored_game(a, key), _stored_game(b, key))
             if where is not None:
                 found.append((key, where))
     finally:

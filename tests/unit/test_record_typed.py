@@ -2,7 +2,8 @@
 returns it, and it becomes JSON only where it is stored or written (issue 34, point 1). This test
 fails when a module of apdp indexes a record as a plain dict (``record["result"]``,
 ``record.get("agents")``) or builds one (a dict literal with a record's header keys), outside the
-record modules themselves."""
+record modules themselves. A record's JSON (a file, a results store's row) is read into the type
+where it enters (``MatchRecord.read``), by the reader that says what is wrong with it in one line."""
 
 from __future__ import annotations
 
@@ -18,15 +19,6 @@ PACKAGE = ROOT / "apdp"
 #: The record's own modules: its type (and JSON form), and the JSON it is assembled from and
 #: settled by.
 RECORD_MODULES = frozenset({"apdp/referee/record_format.py", "apdp/referee/record.py"})
-
-#: Readers of records as they are stored (a results store's rows, a record file), which read that
-#: JSON field by field still, each checking what it reads: a record from a file or a store is
-#: anyone's, and these say what is wrong with it in one line rather than refuse it whole. Each is
-#: to take a MatchRecord (MatchRecord.read) in turn; the test fails when one listed here no longer
-#: needs to be, so that the list only shrinks.
-STORED_JSON_READERS = frozenset({
-    "apdp/tournament/pool.py",
-})
 
 #: A name that holds a record: ``record``, ``first_record``, ``rec``.
 RECORD_NAME = re.compile(r"(^|_)(record|rec)$")
@@ -73,14 +65,8 @@ def _modules() -> Iterator[tuple[str, list[tuple[int, str]]]]:
 
 
 def test_no_module_indexes_or_builds_a_record_as_a_dict() -> None:
-    found = [f"{module}:{line}: {what}" for module, uses in _modules() if module not in STORED_JSON_READERS
-             for line, what in uses]
+    found = [f"{module}:{line}: {what}" for module, uses in _modules() for line, what in uses]
     assert found == [], "records used as plain dicts (take a MatchRecord):\n" + "\n".join(found)
-
-
-def test_the_readers_of_stored_json_still_need_their_place_on_the_list() -> None:
-    uses = dict(_modules())
-    assert sorted(m for m in STORED_JSON_READERS if not uses.get(m)) == []
 
 
 def test_the_scan_sees_each_way_of_using_a_record_as_a_dict() -> None:
