@@ -22,9 +22,9 @@ from pathlib import Path
 
 from apdp.exercises.topology import LogistTopology
 from apdp.game.topology import Topology
-from apdp.logist.config import read_companies, read_law, read_tasks, read_timeouts, resolve_import
+from apdp.logist.config import read_companies, read_tasks, read_timeouts, resolve_import
 from apdp.logist.distances import road_units
-from apdp.logist.tasks import LogistLaw, LogistTasks
+from apdp.logist.tasks import LogistTasks
 from apdp.logist.topology import load_logist_topology
 from apdp.logist.xmlfile import LogistFileError, read_xml
 
@@ -84,12 +84,8 @@ def read_exercise(path: str | Path) -> ExerciseConfiguration:
     if topology_file is None:
         raise LogistFileError(f'{where}: no <topology import="config/topology/....xml"/> found')
     network = load_logist_topology(topology_file)
-    number, fields = read_tasks(root, where)
-    tasks_element = root.find("tasks")
-    no_task = None
-    if tasks_element is not None and tasks_element.find("no-task") is not None:
-        no_task = LogistLaw.model_validate(read_law(tasks_element, "no-task", where))
-    laws = LogistTasks.model_validate({**fields, "no_task": no_task})
+    number, fields = read_tasks(root, where)  # <no-task> included
+    laws = LogistTasks.model_validate(fields)
     companies = tuple(
         CompanySpec(c["name"], tuple(
             VehicleSpec(v["name"], v["home"], int(v["capacity"]), int(v["cost_per_km"]), road_units(float(v["speed"])))
