@@ -418,8 +418,11 @@ SIMPLE = {
 @pytest.mark.parametrize("mode", list(SIMPLE), ids=list(SIMPLE))
 @SEATS
 def test_attack_gains_nothing(world: World, mode: str, first: bool) -> None:
-    _, _, problems = play_attack(world, mode, first)
+    record, _, problems = play_attack(world, mode, first)
     assert not problems, f"{mode} ({SIMPLE[mode]}):\n" + "\n".join(problems)
+    if mode == "watch":  # the attack ran (and found nothing), not failed to start
+        _, attacker = seats(first)
+        assert any(line.startswith("WATCH tried") for line in lines(record or {}, attacker))
 
 
 #: The attacks an agent program (any language: here the attacker run by apdp's protocol host, a

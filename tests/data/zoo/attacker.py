@@ -752,6 +752,7 @@ class Attacker(Agent):
         if fd >= 0:
             say("GOT a fanotify group")
             os.close(int(fd))
+        say(f"WATCH tried: {len(instances)} inotify instances taken")
 
     def attack_nice(self) -> None:
         """Lower the priority of every process of its user, raise its limits' grip on the referee's."""
