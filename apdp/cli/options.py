@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
+
+import typer
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -49,3 +51,11 @@ def options_of(group: Callable[..., Any], name: str) -> Callable[[Command], Comm
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+#: ``--address``, of the commands whose matches may run on a Ray cluster (``--executor ray``).
+ClusterAddress = Annotated[
+    str | None,
+    typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
+                      "joined with `ray start` (default: a new cluster of this machine alone)."),
+]

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from apdp.cli.options import ClusterAddress
 from apdp.errors import UserError
 
 study_app = typer.Typer(
@@ -37,11 +38,7 @@ def run_command(
         str, typer.Option(help="Where the tournaments' matches run: local (processes on this machine) or ray "
                                "(a Ray cluster; the generations' checks run here).")
     ] = "local",
-    address: Annotated[
-        str | None,
-        typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
-                          "joined with `ray start` (default: a new cluster of this machine alone)."),
-    ] = None,
+    address: ClusterAddress = None,
 ) -> None:
     """Generate every missing agent, check it, play the tournaments, write report.json, report.html
     and funnel.csv into OUT.

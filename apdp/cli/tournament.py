@@ -16,7 +16,7 @@ import typer
 from apdp.agents.discovery import is_bundled
 from apdp.cli.early import start_zygote
 from apdp.cli.match import scenario_options
-from apdp.cli.options import options_of
+from apdp.cli.options import ClusterAddress, options_of
 from apdp.errors import UserError
 from apdp.lookup import searched_first
 from apdp.secret import parse_secret
@@ -138,11 +138,7 @@ def tournament(
     executor: Annotated[
         str, typer.Option(help="Where matches run: local (processes on this machine) or ray (a Ray cluster).")
     ] = "local",
-    address: Annotated[
-        str | None,
-        typer.Option(help="With --executor ray: the cluster's address, or auto for the one this machine "
-                          "joined with `ray start` (default: a new cluster of this machine alone)."),
-    ] = None,
+    address: ClusterAddress = None,
     agents_dir: Annotated[
         Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
     ] = None,

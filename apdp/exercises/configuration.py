@@ -22,11 +22,10 @@ from pathlib import Path
 
 from apdp.exercises.topology import LogistTopology
 from apdp.game.topology import Topology
-from apdp.logist.config import read_companies, read_tasks, read_timeouts, resolve_import
+from apdp.logist.config import read_companies, read_configuration_root, read_tasks, read_timeouts
 from apdp.logist.distances import road_units
 from apdp.logist.tasks import LogistTasks
 from apdp.logist.topology import load_logist_topology
-from apdp.logist.xmlfile import LogistFileError, read_xml
 
 #: The platform's time limits when the settings name none (ms).
 DEFAULT_TIMEOUT_MS = 30_000
@@ -74,15 +73,8 @@ class ExerciseConfiguration:
 def read_exercise(path: str | Path) -> ExerciseConfiguration:
     """Read a course configuration (``config/reactive.xml``, ...); a broken one raises LogistFileError."""
     config = Path(path)
-    root = read_xml(config, "configuration")
+    root, topology_file = read_configuration_root(config)
     where = str(config)
-    if root.tag != "configuration":
-        raise LogistFileError(f"{where}: a Logist configuration's root is <configuration>, got <{root.tag}>")
-    element = root.find("topology")
-    reference = None if element is None else element.get("import")
-    topology_file = None if reference is None else resolve_import(reference, config)
-    if topology_file is None:
-        raise LogistFileError(f'{where}: no <topology import="config/topology/....xml"/> found')
     network = load_logist_topology(topology_file)
     number, fields = read_tasks(root, where)  # <no-task> included
     laws = LogistTasks.model_validate(fields)

@@ -205,6 +205,18 @@ def read_companies(root: ET.Element, where: str, topology: Topology) -> list[dic
     return companies
 
 
+def read_configuration_root(config: Path) -> tuple[ET.Element, Path]:
+    """A Logist configuration's root element and the topology file it imports (any mode's: the
+    auction's and the exercises'); LogistFileError in one line if it has neither."""
+    root = read_xml(config, "configuration")
+    if root.tag != "configuration":
+        raise LogistFileError(f"{config}: a Logist configuration's root is <configuration>, got <{root.tag}>")
+    element = root.find("topology")
+    if element is None or element.get("import") is None:
+        raise LogistFileError(f'{config}: no <topology import="config/topology/....xml"/>')
+    return root, _import_path(element, element.get("import", ""), config)
+
+
 def read_configuration(path: str | Path) -> dict[str, Any]:
     """The scenario data (the fields of :class:`apdp.scenario.Scenario`) of a Logist configuration.
 
@@ -214,14 +226,8 @@ def read_configuration(path: str | Path) -> dict[str, Any]:
     :class:`LogistFileError` in one line.
     """
     config = Path(path)
-    root = read_xml(config, "configuration")
+    root, topology_file = read_configuration_root(config)
     where = str(config)
-    if root.tag != "configuration":
-        raise LogistFileError(f"{where}: a Logist configuration's root is <configuration>, got <{root.tag}>")
-    element = root.find("topology")
-    if element is None or element.get("import") is None:
-        raise LogistFileError(f'{where}: no <topology import="config/topology/....xml"/>')
-    topology_file = _import_path(element, element.get("import", ""), config)
     topology = load_logist_topology(topology_file)
     number, tasks = read_tasks(root, where)
     return {
