@@ -34,7 +34,7 @@ PROJECT = JAVA / "project"
 @pytest.fixture(scope="session")
 def java_agents(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> Path:
     """An agents folder with the project imported (thorough-java, plain-java), Plain again from
-    its compiled classes (thrower, quitter, hoarder: it fails on demand) and from a jar (jarred),
+    its compiled classes (thrower, shouter, quitter, hoarder: it fails on demand) and from a jar (jarred),
     and the Perl agent of tests/data/programs."""
     from apdp.agents.java.install import add_agent
     from apdp.agents.java.project import import_project
@@ -43,7 +43,7 @@ def java_agents(tmp_path_factory: pytest.TempPathFactory, java_cache: Path) -> P
     result = import_project(PROJECT, agents)
     assert result.failed == [] and [a.name for a in result.installed] == ["thorough-java", "plain-java"]
     classes = agents / "plain-java" / ".build" / "classes"
-    for name, fail in (("thrower", "throw"), ("quitter", "exit"), ("hoarder", "memory")):
+    for name, fail in (("thrower", "throw"), ("shouter", "shout"), ("quitter", "exit"), ("hoarder", "memory")):
         add_agent(classes, "demo.Plain", name=name, agents_dir=agents, params={"fail": fail})
     jar = agents.parent / "plain.jar"
     with zipfile.ZipFile(jar, "w") as z:
@@ -109,6 +109,16 @@ def test_exceptions_exit_and_memory_in_java_are_faults_of_the_agent(by_name: Pat
     [hoard] = record["result"]["faults"]
     assert hoard["agent"] == 0 and "out of memory" in hoard["message"] and "MiB" in hoard["message"]
     assert hoard["kind"] == "memory" and not hoard["message"].startswith("ProtocolError")  # as a Python agent's
+    assert record["result"]["winner"] == 1
+
+
+def test_a_java_exception_with_a_long_message_is_the_agents_exception_cut_short(by_name: Path) -> None:
+    record = play_match(_scenario(3), ["shouter", "template"], seed=1).to_json()
+    [shout] = record["result"]["faults"]
+    assert (shout["agent"], shout["kind"], shout["phase"]) == (0, "exception", "bid"), shout  # no protocol error
+    assert shout["message"].startswith("java.lang.IllegalStateException: AAAA"), shout["message"][:200]
+    assert "more characters cut]" in shout["message"] and "demo.Plain.askPrice, Plain.java:" in shout["message"]
+    assert len(shout["message"]) <= 2_000
     assert record["result"]["winner"] == 1
 
 

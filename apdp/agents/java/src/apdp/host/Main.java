@@ -629,7 +629,7 @@ public final class Main {
         System.err.println("apdp host: the agent failed in '" + type + "':");
         cause.setStackTrace(agentStack(cause.getStackTrace()));
         cause.printStackTrace(System.err);
-        String message = cause.toString();
+        String message = cut(cause.toString());
         boolean memory = cause instanceof OutOfMemoryError;
         if (memory) {
             long mb = Runtime.getRuntime().maxMemory() >> 20;
@@ -640,11 +640,25 @@ public final class Main {
             message += " (at " + frame.getClassName() + "." + frame.getMethodName() + ", " + frame.getFileName()
                     + ":" + frame.getLineNumber() + ")";
         }
+        if (message.length() > 2_000) { // a frame's names are the agent's too
+            message = message.substring(0, 2_000);
+        }
         Map<String, Object> reply = errorReply(message);
         if (memory) {
             reply.put("kind", "memory"); // the same fault as a Python agent's MemoryError
         }
         return reply;
+    }
+
+    /**
+     * An exception's text, cut to what a fault's message keeps ({@code apdp.messages.sizes.SENT_MESSAGE}, with
+     * room left for where it was thrown): an agent's exception may carry any text, and a longer error reply
+     * would be refused as outside the protocol.
+     */
+    private static String cut(String text) {
+        int most = 1_600;
+        return text.length() <= most ? text : text.substring(0, most) + " [... " + (text.length() - most)
+                + " more characters cut]";
     }
 
     /**

@@ -16,8 +16,8 @@ import logist.topology.Topology.City;
 /**
  * A small test agent: bids the first vehicle's cost of fetching and carrying the task plus a
  * fixed margin, and carries its tasks one after the other with that vehicle. The parameter "fail"
- * makes it fail on the second task: "throw" raises, "exit" calls System.exit, "memory" asks for
- * more memory than the JVM has.
+ * makes it fail on the second task: "throw" raises, "shout" raises with a message of 10,000
+ * characters, "exit" calls System.exit, "memory" asks for more memory than the JVM has.
  */
 public class Plain implements AuctionBehavior {
     private Vehicle vehicle;
@@ -35,6 +35,9 @@ public class Plain implements AuctionBehavior {
     public Long askPrice(Task task) {
         if (task.id == 1 && fail.equals("throw")) {
             throw new IllegalArgumentException("cannot price " + task);
+        }
+        if (task.id == 1 && fail.equals("shout")) {
+            throw new IllegalStateException("A".repeat(10_000));
         }
         if (task.id == 1 && fail.equals("exit")) {
             System.exit(3);
