@@ -20,8 +20,9 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
     "text files secret lookup",  # plumbing
     "game",                    # the rules and values of the game
     "logist",                  # the platform's file formats and arithmetic
-    "baselines messages exercises",  # the baseline agents; calls and replies; the course's other exercises
+    "baselines messages",      # the baseline agents; calls and replies
     "scenario",                # everything about a match but its agents
+    "exercises",               # the course's other exercises (scenarios by network name; scored with the planner)
     "agents",                  # finding agents, their files and identity, adapters
     "sandbox",                 # the agents' processes
     "referee",                 # playing a match, its record
