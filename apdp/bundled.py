@@ -1,8 +1,8 @@
-"""Where the files bundled with apdp are: the networks, the baselines and the template agent.
+"""Where the files bundled with apdp are: the networks, the scenarios, the baselines and the template agent.
 
 In a clone (or an editable install) the networks and the template are the repository's
-``topologies/`` and ``agents/template.py``. A wheel has no repository around it: it carries them
-inside the package, as ``apdp/_bundled/topologies/`` and ``apdp/_bundled/agents/`` (see
+``topologies/``, ``scenarios/`` and ``agents/template.py``. A wheel has no repository around it: it
+carries them inside the package, as ``apdp/_bundled/topologies/`` (``scenarios/``, ``agents/``) (see
 ``[tool.hatch.build.targets.wheel]`` in pyproject.toml). The baselines are the package
 ``apdp.baselines`` in both. Nothing here reads a file; it only says where to look.
 """
@@ -28,6 +28,9 @@ def bundled_folder(name: str) -> Path:
 
 #: The networks that ship with apdp.
 BUNDLED_TOPOLOGIES = bundled_folder("topologies")
+#: The scenarios that ship with apdp (``exercises/``: the course's reactive, deliberative and
+#: centralized configurations on the four networks, as Logist XML and apdp TOML).
+BUNDLED_SCENARIOS = bundled_folder("scenarios")
 #: The folder of the course's template agent (in a clone, also where students put their agents).
 BUNDLED_AGENTS = bundled_folder("agents")
 #: The course's template agent.

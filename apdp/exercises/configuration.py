@@ -13,19 +13,60 @@ platform reads it (``<settings>``, ``<topology>``, ``<tasks>``, ``<companies>``;
 
 Imports are found as :func:`apdp.logist.config.resolve_import` finds them. Vehicles keep the
 platform's units: ``speed`` km/h becomes ``(long)(speed * 1000)`` units per simulated hour.
+
+The same configuration in apdp's TOML form (:func:`read_exercise` reads either, by the file's
+suffix; ``scenarios/exercises/`` ships the course's on the four networks)::
+
+    exercise = "reactive"          # the XML's mode=
+    topology = "france"            # a network's name (or a file, relative to this one)
+    tasks = 10                     # <tasks number>
+    seed = 3590420242192152424     # <tasks rngSeed>
+    [timeouts]                     # seconds (timeout-setup, timeout-plan); 30 when absent
+    setup = 300
+    plan = 300
+    [laws.probability]             # <probability>, <reward>, <weight>, <no-task> (optional)
+    distribution = "uniform"
+    min = 0.0
+    max = 1.0
+    [laws.reward]
+    distribution = "constant"
+    policy = "short"               # short-, medium-, long-distances; none when absent
+    min = 1000
+    max = 99999
+    [laws.weight]
+    distribution = "constant"
+    value = 3                      # min = max = value
+    [[companies]]
+    name = "Company A"
+    [[companies.vehicles]]
+    name = "Vehicle 1"
+    home = "Paris"
+    capacity = 30                  # whole numbers, as the platform reads them
+    cost_per_km = 5
+    speed = 220                    # km/h; 120 when absent
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from apdp.exercises.topology import LogistTopology
-from apdp.game.topology import Topology
+from apdp.game.topology import Topology, TopologyError
 from apdp.logist.config import read_companies, read_configuration_root, read_tasks, read_timeouts
 from apdp.logist.distances import road_units
 from apdp.logist.tasks import LogistTasks
 from apdp.logist.topology import load_logist_topology
+from apdp.scenario.networks import load_topology
+from apdp.scenario.settings import ScenarioError
+
+#: The exercises a configuration may name (its ``mode=``, a TOML file's ``exercise``).
+Exercise = Literal["reactive", "deliberative", "centralized"]
+EXERCISES: tuple[Exercise, ...] = ("reactive", "deliberative", "centralized")
 
 #: The platform's time limits when the settings name none (ms).
 DEFAULT_TIMEOUT_MS = 30_000
@@ -68,11 +109,17 @@ class ExerciseConfiguration:
     #: ``timeout-setup`` and ``timeout-plan`` as configured (ms; 30000 when absent). The platform
     #: allows each call :func:`platform_timeout_ms` of it.
     timeouts_ms: dict[str, int]
+    #: The exercise the file names (the XML's ``mode=``, which the platform never reads; a TOML
+    #: file's ``exercise``); None when it names none of the three.
+    exercise: Exercise | None = None
 
 
 def read_exercise(path: str | Path) -> ExerciseConfiguration:
-    """Read a course configuration (``config/reactive.xml``, ...); a broken one raises LogistFileError."""
+    """Read a course configuration (``config/reactive.xml``, ...) or its TOML form (``.toml``); a
+    broken one raises LogistFileError (XML) or ScenarioError (TOML), in one line."""
     config = Path(path)
+    if config.suffix.lower() == ".toml":
+        return read_exercise_toml(config)
     root, topology_file = read_configuration_root(config)
     where = str(config)
     network = load_logist_topology(topology_file)
@@ -86,4 +133,104 @@ def read_exercise(path: str | Path) -> ExerciseConfiguration:
     )
     seconds = read_timeouts(config, root)
     timeouts = {key: round(seconds[key] * 1000) if key in seconds else DEFAULT_TIMEOUT_MS for key in ("setup", "plan")}
-    return ExerciseConfiguration(where, network, LogistTopology.of(network), number, laws, companies, timeouts)
+    mode = root.get("mode")
+    exercise = next((e for e in EXERCISES if e == mode), None)
+    return ExerciseConfiguration(where, network, LogistTopology.of(network), number, laws, companies, timeouts,
+                                 exercise)
+
+
+class _Vehicle(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    home: str
+    capacity: int = Field(gt=0)
+    cost_per_km: int = Field(gt=0)
+    speed: float = Field(120.0, gt=0, allow_inf_nan=False)
+    color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+class _Company(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    vehicles: list[_Vehicle] = Field(min_length=1)
+
+
+class _Timeouts(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    setup: float = Field(DEFAULT_TIMEOUT_MS / 1000, gt=0, le=3600)
+    plan: float = Field(DEFAULT_TIMEOUT_MS / 1000, gt=0, le=3600)
+
+
+class _ExerciseFile(BaseModel):
+    """A course configuration in apdp's TOML form (see the module's docstring)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    exercise: Exercise
+    topology: str = Field(min_length=1)
+    tasks: int = Field(ge=1, le=100_000)
+    seed: int = Field(ge=-(2**63), lt=2**63)
+    timeouts: _Timeouts = _Timeouts()
+    laws: dict[str, dict[str, Any]]
+    companies: list[_Company] = Field(min_length=1)
+
+    @field_validator("laws")
+    @classmethod
+    def _laws(cls, laws: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        out = {}
+        for name, law in laws.items():
+            if "value" in law:  # the platform's value="v": min = max = v
+                law = {k: v for k, v in law.items() if k != "value"} | {"min": law["value"], "max": law["value"]}
+            out[name] = law
+        return out
+
+
+def _toml_error(path: Path, exc: ValidationError, within: str = "") -> ScenarioError:
+    err = exc.errors()[0]
+    where = within + ".".join(str(p) for p in err["loc"]) or "file"
+    message = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+    value = err.get("input")
+    shown = "" if isinstance(value, dict | list) or value is None else f" (got {value!r:.60})"
+    return ScenarioError(f"{path}: {where}: {message}{shown}")
+
+
+def _network(path: Path, name: str) -> Topology:
+    """A network by name, or a file named relative to the scenario's folder (or the working directory)."""
+    candidate = path.parent / name
+    try:
+        return load_topology(str(candidate) if name.endswith((".toml", ".xml")) and candidate.is_file() else name)
+    except (TopologyError, OSError) as exc:
+        raise ScenarioError(f"{path}: topology: {exc}") from None
+
+
+def read_exercise_toml(path: Path) -> ExerciseConfiguration:
+    """A course configuration in apdp's TOML form; a broken file raises ScenarioError in one line."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read the exercise's scenario ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        spec = _ExerciseFile.model_validate(data)
+    except ValidationError as exc:
+        raise _toml_error(path, exc) from None
+    try:
+        laws = LogistTasks.model_validate({"rng_seed": spec.seed, **spec.laws})
+    except ValidationError as exc:
+        raise _toml_error(path, exc, "laws.") from None
+    network = _network(path, spec.topology)
+    companies = []
+    for c in spec.companies:
+        for v in c.vehicles:
+            if v.home not in network:
+                raise ScenarioError(f"{path}: company {c.name!r} vehicle {v.name!r}: home {v.home!r} is not a city "
+                                    f"of {network.name}")
+        companies.append(CompanySpec(c.name, tuple(VehicleSpec(v.name, v.home, v.capacity, v.cost_per_km,
+                                                               road_units(v.speed)) for v in c.vehicles)))
+    timeouts = {"setup": round(spec.timeouts.setup * 1000), "plan": round(spec.timeouts.plan * 1000)}
+    return ExerciseConfiguration(str(path), network, LogistTopology.of(network), spec.tasks, laws, tuple(companies),
+                                 timeouts, spec.exercise)
