@@ -99,6 +99,24 @@ def strategy_prompt(strategy: str, template_agent: Path | None = None) -> Prompt
     )
 
 
+#: The course's other exercises (the study's section 5.1) and their assignment prompts, in the style of A1.
+EXERCISE_PROMPTS = {"reactive": "reactive_a1", "deliberative": "deliberative_a1", "centralized": "centralized_a1"}
+#: The course's time limits of the exercises (its settings_default.xml: 300000 ms for setup and plan).
+EXERCISE_TIMEOUTS = {"setup": 300.0, "plan": 300.0}
+
+
+def exercise_prompt(exercise: str, template_code: str, timeouts: dict[str, float] | None = None) -> Prompt:
+    """The A1 prompt of the course's ``exercise`` (reactive, deliberative, centralized): its assignment,
+    the agent API and ``template_code``, the exercise's template agent, verbatim; ``timeouts``
+    (seconds: ``setup``, ``plan``) default to the course's."""
+    if exercise not in EXERCISE_PROMPTS:
+        raise UserError(f"no prompt for exercise {exercise!r}; use one of {', '.join(EXERCISE_PROMPTS)}")
+    limits = {**EXERCISE_TIMEOUTS, **(timeouts or {})}
+    return render(EXERCISE_PROMPTS[exercise], template_code=template_code.rstrip("\n"),
+                  setup_timeout=f"{limits['setup']:g}", plan_timeout=f"{limits['plan']:g}",
+                  memory_mb=str(Limits().memory_mb))
+
+
 #: The heading where the A1 prompts stop describing the problem and the platform (the template follows).
 TEMPLATE_HEADING = "# 6. The template"
 
