@@ -10,5 +10,5 @@ platform, as it runs them (``shared/reference/logist-exercises.md``), with no ag
   each kind of agent's seat, driven by a controller callback (the agent side);
 * references for scoring: :mod:`~apdp.exercises.reactive_mdp` (value iteration),
   :mod:`~apdp.exercises.optimal_plan` (exact search) and :mod:`~apdp.exercises.naive_plan` (the
-  course templates' plan).
+  course templates' plan); :mod:`~apdp.exercises.scores`: each exercise's score against them.
 """

@@ -21,12 +21,14 @@ from apdp.exercises.reactive import ActCall, ReactiveSeat
 from apdp.exercises.reactive_mdp import reward_per_km, value_iteration
 from apdp.exercises.round import ReactiveEnd, Round
 from apdp.exercises.scores import (
+    Admissibility,
     AgentOutcome,
     AnsweredPlan,
     CentralizedScore,
     DeliberativeScore,
     DiscriminatingInstance,
     ReactiveScore,
+    admissibility,
     discriminating_instances,
     score_centralized,
     score_deliberative,
@@ -272,6 +274,7 @@ def test_instances_where_an_inadmissible_heuristic_is_not_optimal() -> None:
     course = read_exercise(CONFIG / "deliberative.xml")
     found = discriminating_instances(course, tasks=4, count=2)
     assert len(found) == 2
+    by_agent: dict[str, list[DeliberativeScore]] = {"admissible": [], "inadmissible": []}
     for instance in found:
         config = instance.configuration(course)
         batch = TaskStream(config).batch(config.tasks)
@@ -282,6 +285,12 @@ def test_instances_where_an_inadmissible_heuristic_is_not_optimal() -> None:
         assert admissible.all_optimal and not inadmissible.all_optimal
         assert inadmissible.plans[0].units == instance.inadmissible_units["sum_of_task_distances"]
         assert DiscriminatingInstance.from_json(instance.to_json()) == instance
+        by_agent["admissible"].append(admissible)
+        by_agent["inadmissible"].append(inadmissible)
+    assert admissibility(by_agent["admissible"]).admissible
+    verdict = admissibility(by_agent["inadmissible"])
+    assert (verdict.instances, verdict.optimal, verdict.admissible) == (2, 0, False)
+    assert not admissibility([]).admissible and Admissibility.from_json(verdict.to_json()) == verdict
 
 
 # -- centralized -------------------------------------------------------------------------------

@@ -17,11 +17,17 @@ deliberative exercise, the plan calls it answered.
 
 from apdp.exercises.scores.centralized import CentralizedScore, score_centralized
 from apdp.exercises.scores.deliberative import AnsweredPlan, DeliberativeScore, PlanScore, score_deliberative
-from apdp.exercises.scores.instances import DiscriminatingInstance, discriminating_instances
+from apdp.exercises.scores.instances import (
+    Admissibility,
+    DiscriminatingInstance,
+    admissibility,
+    discriminating_instances,
+)
 from apdp.exercises.scores.outcome import AgentOutcome
 from apdp.exercises.scores.reactive import ReactiveScore, score_reactive
 
 __all__ = [
+    "Admissibility",
     "AgentOutcome",
     "AnsweredPlan",
     "CentralizedScore",
@@ -29,6 +35,7 @@ __all__ = [
     "DiscriminatingInstance",
     "PlanScore",
     "ReactiveScore",
+    "admissibility",
     "discriminating_instances",
     "score_centralized",
     "score_deliberative",

@@ -11,11 +11,12 @@ optimal on all of them behaves as an admissible search; one that is not, does no
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from apdp.exercises.configuration import ExerciseConfiguration
 from apdp.exercises.distribution import TaskStream
 from apdp.exercises.optimal_plan import Heuristic, State, farthest_task, search_plan, sum_of_task_distances
+from apdp.exercises.scores.deliberative import DeliberativeScore
 from apdp.exercises.scores.outcome import ScoreModel
 from apdp.exercises.topology import LogistTopology
 from apdp.game.task import Task
@@ -100,3 +101,21 @@ def discriminating_instances(configuration: ExerciseConfiguration, *, tasks: int
             if len(found) == count:
                 break
     return found
+
+
+class Admissibility(ScoreModel):
+    """An agent's plans on discriminating instances: on how many of them every plan was optimal."""
+
+    instances: int
+    optimal: int
+
+    @property
+    def admissible(self) -> bool:
+        """Whether the agent planned as an admissible search does: optimal on every instance (and
+        there was at least one)."""
+        return 0 < self.instances == self.optimal
+
+
+def admissibility(scores: Sequence[DeliberativeScore]) -> Admissibility:
+    """The verdict on an agent from its scores on :func:`discriminating_instances` (one per instance)."""
+    return Admissibility(instances=len(scores), optimal=sum(s.all_optimal for s in scores))
