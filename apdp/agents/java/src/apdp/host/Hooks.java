@@ -70,6 +70,16 @@ public final class Hooks {
 
         /** Put {@code vehicle}, made by {@link #vehicle}, in its home city, where it stays, carrying nothing. */
         void home(Vehicle vehicle);
+
+        /**
+         * Make {@code vehicle}, made by {@link #vehicle}, what the referee says it is now in an exercise's
+         * round: in {@code city}, carrying {@code carried} (kept, not copied), having delivered {@code delivered}
+         * tasks since its task set was last set, earned {@code reward} and driven {@code units} since the round began.
+         */
+        void state(Vehicle vehicle, City city, TaskSet carried, int delivered, long reward, long units);
+
+        /** The platform's {@code VehicleImpl.numTasks()} of a vehicle: the tasks it carries and has delivered. */
+        int numTasks(Vehicle vehicle);
     }
 
     /** Each kind of hook and the class whose static initializer registers it. */

@@ -126,6 +126,9 @@ public abstract class AgentImpl implements VehicleController {
      */
     public void beginRound(TaskSet tasks) {
         TaskSet pool = TaskSet.copyOf(tasks);
+        if (type() != Type.REACTIVE) {
+            info.won = pool; // as on the platform, the agent's tasks are its vehicles' set: a pickup leaves it
+        }
         for (VehicleImpl vehicle : vehicles) {
             vehicle.beginRound(pool);
         }
@@ -172,17 +175,18 @@ public abstract class AgentImpl implements VehicleController {
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new LogistException("agent " + name + ": cannot make a " + behaviorClass.getName() + " (" + e + ")", e);
         }
-        if (behavior instanceof AuctionBehavior) {
-            return new Auction(name, properties, (AuctionBehavior) behavior);
-        }
-        if (behavior instanceof CentralizedBehavior) {
-            return new Centralized(name, properties, (CentralizedBehavior) behavior);
+        // the platform's order: a class with several behaviours is the first of these it implements
+        if (behavior instanceof ReactiveBehavior) {
+            return new Reactive(name, properties, (ReactiveBehavior) behavior);
         }
         if (behavior instanceof DeliberativeBehavior) {
             return new Deliberative(name, properties, (DeliberativeBehavior) behavior);
         }
-        if (behavior instanceof ReactiveBehavior) {
-            return new Reactive(name, properties, (ReactiveBehavior) behavior);
+        if (behavior instanceof CentralizedBehavior) {
+            return new Centralized(name, properties, (CentralizedBehavior) behavior);
+        }
+        if (behavior instanceof AuctionBehavior) {
+            return new Auction(name, properties, (AuctionBehavior) behavior);
         }
         throw new LogistException("agent " + name + ": " + behaviorClass.getName()
                 + " implements no behaviour of logist.behavior");
@@ -297,8 +301,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         void planRound(TaskSet tasks) {
-            info.won = TaskSet.copyOf(tasks);
-            follow(behavior.plan(info.vehicles, tasks));
+            follow(behavior.plan(info.vehicles, info.getTasks()));
         }
     }
 
@@ -312,7 +315,6 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         void planRound(TaskSet tasks) {
-            info.won = TaskSet.copyOf(tasks);
             remaining = TaskSet.copyOf(tasks);
             replans = 0;
             queues.clear();
@@ -332,7 +334,7 @@ public abstract class AgentImpl implements VehicleController {
 
         @Override
         public void stuckAction(int vehicleId, Action action) {
-            if (++replans > 100 * Math.max(1, info.won.size())) {
+            if (++replans > 100 * Math.max(1, remaining.size())) {
                 super.stuckAction(vehicleId, action);
             }
             Vehicle vehicle = info.vehicles.get(vehicleId);
@@ -509,9 +511,18 @@ public abstract class AgentImpl implements VehicleController {
             return reward;
         }
 
+        /**
+         * The platform's count: the agent's task set (won, or still to pick up) and, over its vehicles,
+         * the tasks each carries and has delivered since its task set was last set.
+         */
         @Override
         public int getTotalTasks() {
-            return delivered;
+            Hooks.Vehicles hook = Hooks.get(Hooks.Vehicles.class);
+            int total = won == null ? 0 : won.size();
+            for (Vehicle v : vehicles) {
+                total += hook.numTasks(v);
+            }
+            return total;
         }
     }
 

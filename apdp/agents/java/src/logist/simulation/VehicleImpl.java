@@ -35,6 +35,22 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
                 VehicleImpl owner = ((Info) vehicle).owner();
                 owner.current = owner.home;
                 owner.carried = TaskSet.create(new Task[0]);
+                owner.delivered = 0;
+            }
+
+            @Override
+            public void state(Vehicle vehicle, City city, TaskSet carried, int delivered, long reward, long units) {
+                VehicleImpl owner = ((Info) vehicle).owner();
+                owner.current = city;
+                owner.carried = carried;
+                owner.delivered = delivered;
+                owner.reward = reward;
+                owner.distanceUnits = units;
+            }
+
+            @Override
+            public int numTasks(Vehicle vehicle) {
+                return vehicle instanceof Info ? ((Info) vehicle).owner().numTasks() : 0;
             }
         });
     }
@@ -56,6 +72,8 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
     private Action pending;
     private long distanceUnits;
     private long reward;
+    /** The tasks delivered since the task set was last set (the platform's finished tasks). */
+    private int delivered;
 
     public VehicleImpl(int id, String name, int capacity, int costPerKm, City home, long speed, Color color) {
         this(id, name, capacity, costPerKm, home, speed, color, null);
@@ -88,13 +106,15 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
     public void beginRound(TaskSet tasks) {
         current = home;
         carried = TaskSet.create(new Task[0]);
+        delivered = 0;
         available = tasks;
         pending = null;
     }
 
-    /** Make {@code tasks} the tasks on board (what {@code getInfo().getCurrentTasks()} says). */
+    /** Make {@code tasks} the tasks on board (what {@code getInfo().getCurrentTasks()} says); none delivered since. */
     public void setTasks(TaskSet tasks) {
         carried = TaskSet.copyOf(tasks);
+        delivered = 0;
     }
 
     /** Where the vehicle is. */
@@ -133,9 +153,9 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
         return cost > 0 ? reward / cost : 0.0;
     }
 
-    /** The number of tasks on board. */
+    /** The number of tasks on board and delivered since its task set was last set, as on the platform. */
     public int numTasks() {
-        return carried.size();
+        return (carried == null ? 0 : carried.size()) + delivered;
     }
 
     /** Deliver {@code task}: true when the vehicle carries it and is in its delivery city. */
@@ -145,6 +165,7 @@ public class VehicleImpl extends MovingObject implements ActionHandler<Boolean> 
             return Boolean.FALSE;
         }
         reward += task.reward;
+        delivered++;
         if (controller != null) {
             controller.notifyDelivery(task);
         }
