@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from apdp.agents.java.jdk import find_jdk
+from apdp.agents.java.names import installed_behavior
 from apdp.check.verify import verify_record
 from apdp.errors import UserError
 from apdp.referee.match import play_match
@@ -170,7 +171,7 @@ def test_every_member_from_source_and_from_a_stub_compiled_jar_play_baselines_in
         store.close()
 
 
-def test_logist_add_on_a_source_tree_with_every_exercise_installs_the_auction_agent(
+def test_logist_add_and_import_install_every_exercise_s_agent_recording_its_kind(
     java_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def apdp(*args: str) -> subprocess.CompletedProcess[str]:
@@ -185,12 +186,15 @@ def test_logist_add_on_a_source_tree_with_every_exercise_installs_the_auction_ag
     assert (src / "centralized" / "SLSPlanner.java").is_file()  # what it uses of the other exercises comes along
     assert not (src / "reactive").exists() and not (src / "deliberative").exists()
     other = apdp("logist", "add", str(COURSE / "src"), "reactive.ReactiveRLA", "--agents-dir", str(agents))
-    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
-    assert "reactive.ReactiveRLA is a reactive agent (logist.behavior.ReactiveBehavior), not an auction agent" in (
-        other.stderr)
+    assert other.returncode == 0, other.stderr  # the reactive exercise's agent, recorded as such
+    assert installed_behavior(agents / "reactive-rla") == "reactive"
+    assert installed_behavior(agents / "auction-main") == "auction"
     imported = apdp("logist", "import", str(COURSE), "--agents-dir", str(tmp_path / "imported"))
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.count("skipped agent") == 3 and "'centralized-sls'" in imported.stdout
+    assert "skipped agent" not in imported.stdout  # every exercise's agent installs
+    assert [installed_behavior(tmp_path / "imported" / name) for name in
+            ("reactive-rla", "deliberative-astar", "centralized-sls", "auction-main")] == [
+        "reactive", "deliberative", "centralized", "auction"]
     assert "installed template.AuctionMain as 'auction-main'" in imported.stdout
     monkeypatch.setenv("APDP_AGENTS", str(agents))
     record = play_match(_scenario(5), ["auction-main", "honest"], seed=2).to_json()

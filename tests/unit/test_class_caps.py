@@ -15,7 +15,7 @@ from apdp.agents.files import AgentFilesError, copy_tree_of
 from apdp.agents.java import classfile, jars
 from apdp.agents.java.classfile import MAX_CLASS_BYTES, ClassFileError, ClassFileTooLarge, ClassPath
 from apdp.agents.java.host import AUCTION_BEHAVIOR
-from apdp.agents.java.install import OTHER_BEHAVIORS
+from apdp.agents.java.install import BEHAVIORS
 from apdp.agents.java.libraries import missing_libraries
 from tests.classfiles import ACC_ABSTRACT, ACC_INTERFACE, class_file, jar, many_interfaces
 
@@ -66,15 +66,14 @@ def test_a_class_path_reads_each_class_once_and_walks_a_bounded_number(
     agent = jar(tmp_path / "agent.jar", members)
     host = jar(tmp_path / "host.jar", {AUCTION_BEHAVIOR: class_file(AUCTION_BEHAVIOR, [], access=ACC_INTERFACE)})
     reads = Reads(monkeypatch, most=10)
-    with ClassPath([agent, host]) as path:  # as install checks a class: the auction agent, then the others
-        assert path.implements("p/Agent", AUCTION_BEHAVIOR)
-        assert not any(path.implements("p/Agent", other) for other in OTHER_BEHAVIORS)
+    with ClassPath([agent, host]) as path:  # as install checks a class: each behaviour in the platform's order
+        assert [path.implements("p/Agent", b) for b in BEHAVIORS] == [False, False, False, True]
         assert path.info("../../etc/passwd") is None  # no class is named so: nothing is looked up
     assert sorted(set(reads.opened)) == [agent, host] and len(reads.opened) == 2
     assert max(reads.read.values()) == 1 and len(reads.read) == len(members) + 1  # the host's interface too
     monkeypatch.setattr(classfile, "MAX_ANCESTORS", 100)
     with ClassPath([agent, host]) as path, pytest.raises(ClassFileError, match="name more than 100 classes"):
-        path.implements("p/Agent", next(iter(OTHER_BEHAVIORS)))
+        path.implements("p/Agent", next(iter(BEHAVIORS)))
 
 
 def test_a_600_mib_sparse_class_file_is_refused_before_it_is_read_or_copied(tmp_path: Path) -> None:

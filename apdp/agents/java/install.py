@@ -1,6 +1,9 @@
 """Installing a Logist agent as an apdp agent folder (``apdp logist add``, ``apdp logist import``).
 
-A Logist agent is one class implementing ``logist.behavior.AuctionBehavior``, given as sources (a
+A Logist agent is one class implementing one of ``logist.behavior``'s behaviours: its kind is the
+first of ``ReactiveBehavior``, ``DeliberativeBehavior``, ``CentralizedBehavior`` and
+``AuctionBehavior`` it implements, as the platform tests them (:data:`BEHAVIORS`), recorded in its
+agent.toml (:func:`apdp.agents.java.names.installed_behavior`). It is given as sources (a
 source root folder: the class and whatever it uses from there are compiled against apdp's host),
 as compiled classes (a folder of ``.class`` files) or as a ``.jar``. It becomes::
 
@@ -40,7 +43,7 @@ from apdp.agents.java.jars import MAX_JAR_BYTES
 from apdp.agents.java.jdk import Jdk, find_jdk
 from apdp.agents.java.jvm import OPTIONS
 from apdp.agents.java.libraries import class_path, compile_hint, missing_libraries
-from apdp.agents.java.names import BY_NAME, agent_name, default_name, source_line, target_folder
+from apdp.agents.java.names import BY_NAME, agent_name, behavior_line, default_name, source_line, target_folder
 from apdp.agents.java.names import MARKER as MARKER  # where apdp's other modules look for it
 from apdp.agents.program import PROGRAM_FILE, mark_built, read_program
 from apdp.errors import UserError
@@ -52,16 +55,18 @@ _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 #: How much of a source file is read to find its package line.
 _MOST_HEAD = 1 << 20
-#: The course's other exercises: a class of a project that implements one of them is no auction agent.
-OTHER_BEHAVIORS = {
+#: The behaviours of ``logist.behavior`` (internal names) and the kind of agent each makes, in the
+#: platform's order (``AgentImpl.forClass``): a class is of the first kind it implements.
+BEHAVIORS = {
     "logist/behavior/ReactiveBehavior": "reactive",
     "logist/behavior/DeliberativeBehavior": "deliberative",
     "logist/behavior/CentralizedBehavior": "centralized",
+    AUCTION_BEHAVIOR: "auction",
 }
 
 
-class NotAnAuctionAgent(UserError):
-    """A class that is no Logist auction agent (another exercise's agent, or no agent at all)."""
+class NotALogistAgent(UserError):
+    """A class that is no Logist agent: it implements none of ``logist.behavior``'s behaviours."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +78,8 @@ class LogistAgent:
     folder: Path
     class_name: str
     notes: tuple[str, ...] = ()
+    #: Its kind: ``auction``, or the exercise it plays (``reactive``, ``deliberative``, ``centralized``).
+    behavior: str = "auction"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,29 +193,28 @@ def _in_jar(jar: Path, class_name: str) -> Origin:
     return Origin("jar", jar, matches[0].replace("/", "."))
 
 
-def _check_class(entries: list[Path], origin: Origin) -> None:
-    """UserError unless ``origin``'s class, on the class path ``entries``, is an auction agent the
-    host can create (each class read once, each jar opened once: see ClassPath)."""
+def _check_class(entries: list[Path], origin: Origin) -> str:
+    """The kind of agent ``origin``'s class is, on the class path ``entries`` (:data:`BEHAVIORS`);
+    UserError unless it is a Logist agent the host can create (each class read once, each jar opened
+    once: see ClassPath)."""
     with ClassPath(entries) as classpath:
-        _check_classpath(classpath, origin)
+        return _check_classpath(classpath, origin)
 
 
-def _check_classpath(classpath: ClassPath, origin: Origin) -> None:
+def _check_classpath(classpath: ClassPath, origin: Origin) -> str:
     info = classpath.info(origin.internal)
     if info is None:
         raise UserError(f"no class {origin.class_name} in {origin.root}")
-    if not classpath.implements(origin.internal, AUCTION_BEHAVIOR):
-        for interface, kind in OTHER_BEHAVIORS.items():
-            if classpath.implements(origin.internal, interface):
-                raise NotAnAuctionAgent(f"{origin.class_name} is a {kind} agent ({interface.replace('/', '.')}), "
-                                        "not an auction agent: apdp plays auction agents only")
-        raise NotAnAuctionAgent(f"{origin.class_name} does not implement logist.behavior.AuctionBehavior: "
-                                "it is not a Logist auction agent")
+    kind = next((k for interface, k in BEHAVIORS.items() if classpath.implements(origin.internal, interface)), None)
+    if kind is None:
+        raise NotALogistAgent(f"{origin.class_name} implements none of logist.behavior's ReactiveBehavior, "
+                              "DeliberativeBehavior, CentralizedBehavior and AuctionBehavior: it is not a Logist agent")
     if not info.instantiable:
         raise UserError(f"{origin.class_name} is abstract, an interface or not public: the host cannot create it")
     if not info.public_no_arg_constructor:
         raise UserError(f"{origin.class_name} has no public constructor without arguments: the host cannot "
                         "create it")
+    return kind
 
 
 def _compile(jdk: Jdk, origin: Origin, host: Path, out: Path) -> tuple[str, list[Path]]:
@@ -242,16 +248,18 @@ def _toml_list(values: list[str]) -> str:
 
 
 def agent_toml(jdk: Jdk, origin: Origin, name: str, *, encoding: str = "UTF-8", note: str = "",
-               source: str | None = None) -> str:
+               source: str | None = None, behavior: str = "auction") -> str:
     """The agent.toml of a Logist agent. Its class path: the host, the agent's classes, then the
     platform's libraries that are installed (an agent's own copy of one comes first). ``source``:
-    what it was installed from (an absolute path), recorded: an install from it again may replace it."""
+    what it was installed from (an absolute path), recorded: an install from it again may replace it.
+    ``behavior``: its kind (:data:`BEHAVIORS`), recorded."""
     launcher = ["/bin/sh", "{dir}/lib/java.sh"]
     host = f"{{dir}}/lib/{HOST_JAR}"
     libraries = [str(jar) for jar in class_path()]
     lines = [
         f"{MARKER}: class {origin.class_name}{note}.",
         *([source_line(source)] if source is not None else []),
+        behavior_line(behavior),
         "# It runs in its own JVM through apdp's Java host (lib/apdp-logist-host.jar: the Logist API);",
         "# lib/java.sh gives the JVM's heap the agent's memory limit less 256 MiB (at least half of it).",
         "# ready: the host says when its JVM runs, before it loads the agent: setup is timed from there.",
@@ -322,6 +330,7 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
         shutil.copyfile(host, lib / HOST_JAR)
         shutil.copyfile(_LAUNCHER, lib / "java.sh")
         encoding = "UTF-8"
+        behavior = "auction"  # an install that does not compile: its first match finds out
         if origin.kind == "sources":
             src = staging / "src"
             if sources is not None:
@@ -333,22 +342,22 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
                 classes = staging / ".build" / "classes"
                 root = origin.root if sources is None else src
                 encoding, used = _compile(jdk, Origin("sources", root, origin.class_name), host, classes)
-                _check_class([classes, lib / HOST_JAR], origin)
+                behavior = _check_class([classes, lib / HOST_JAR], origin)
                 if sources is None:
                     for rel in used:
                         (src / rel).parent.mkdir(parents=True, exist_ok=True)
                         copy_within(origin.root / rel, origin.root, src / rel, MAX_FILE_BYTES)
         elif origin.kind == "classes":
             copy_tree_of(origin.root, lib / "classes", ".class", MAX_CLASS_BYTES)
-            _check_class([lib / "classes", lib / HOST_JAR], origin)
+            behavior = _check_class([lib / "classes", lib / HOST_JAR], origin)
             notes += _library_notes(origin, [lib / "classes"])
         else:
             (lib / "agent").mkdir()
             copy_within(origin.root, origin.root.parent, lib / "agent" / origin.root.name, MAX_JAR_BYTES)
-            _check_class([lib / "agent" / origin.root.name, lib / HOST_JAR], origin)
+            behavior = _check_class([lib / "agent" / origin.root.name, lib / HOST_JAR], origin)
             notes += _library_notes(origin, [lib / "agent" / origin.root.name])
         (staging / PROGRAM_FILE).write_text(agent_toml(jdk, origin, name, encoding=encoding, note=note,
-                                                       source=source), encoding="utf-8")
+                                                       source=source, behavior=behavior), encoding="utf-8")
         _swap(staging, claim())  # again: another install may have taken the name meanwhile
     if compile_now and origin.kind == "sources":
         mark_built(read_program(target))
@@ -356,7 +365,7 @@ def _install(jdk: Jdk, host: Path, origin: Origin, name: str, agents_dir: Path, 
         why = ensure_archive(read_program(target))
         if why is not None:
             notes.append(f"{name}: {why}; its JVM starts without one, slower")
-    return LogistAgent(name, target, origin.class_name, tuple(notes))
+    return LogistAgent(name, target, origin.class_name, tuple(notes), behavior)
 
 
 def _library_notes(origin: Origin, roots: list[Path]) -> list[str]:

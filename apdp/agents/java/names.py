@@ -25,6 +25,10 @@ from apdp.lookup import normalise_name
 MARKER = "# apdp logist agent"
 #: The line of agent.toml that records what it was installed from (a JSON string: an absolute path).
 SOURCE_MARK = "# installed from: "
+#: The line of agent.toml that records the agent's kind: auction, reactive, deliberative or centralized.
+BEHAVIOR_MARK = "# logist behaviour: "
+#: The kinds of Logist agent (``AgentImpl.Type``'s, in lower case).
+KINDS = ("reactive", "deliberative", "centralized", "auction")
 #: How much of an installed agent.toml is read to tell whose it is.
 _MOST_TOML = 64 * 1024
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
@@ -59,15 +63,42 @@ def source_line(source: str) -> str:
     return SOURCE_MARK + json.dumps(source, ensure_ascii=False)
 
 
+def behavior_line(behavior: str) -> str:
+    """The agent.toml line that records an agent's kind (one of :data:`KINDS`)."""
+    if behavior not in KINDS:
+        raise ValueError(f"no kind of Logist agent {behavior!r}")
+    return BEHAVIOR_MARK + behavior
+
+
+def installed_behavior(folder: Path) -> str | None:
+    """The kind of the Logist agent apdp installed in ``folder`` (auction, reactive, deliberative or
+    centralized: the exercise it plays); None when ``folder`` holds none. An agent installed before apdp
+    recorded kinds, or whose sources are compiled at its first match, says auction."""
+    text = _agent_toml(folder)
+    if text is None:
+        return None
+    for line in text.splitlines():
+        if line.startswith(BEHAVIOR_MARK) and line[len(BEHAVIOR_MARK):].strip() in KINDS:
+            return line[len(BEHAVIOR_MARK):].strip()
+    return "auction"
+
+
+def _agent_toml(folder: Path) -> str | None:
+    """The head of ``folder``'s agent.toml when apdp logist wrote it (None otherwise), read without
+    following a link."""
+    try:
+        text = read_regular(folder / PROGRAM_FILE, _MOST_TOML)[:_MOST_TOML].decode("utf-8", "replace")
+    except OSError:
+        return None
+    return text if text.startswith(MARKER) else None
+
+
 def installed_from(folder: Path) -> tuple[bool, str | None]:
     """Whether ``folder`` holds a Logist agent apdp installed, and the source it recorded (None for an
     install that recorded none: a generated agent, or one installed before apdp recorded sources).
     At most a few kB of its agent.toml are read, without following a link."""
-    try:
-        text = read_regular(folder / PROGRAM_FILE, _MOST_TOML)[:_MOST_TOML].decode("utf-8", "replace")
-    except OSError:
-        return False, None
-    if not text.startswith(MARKER):
+    text = _agent_toml(folder)
+    if text is None:
         return False, None
     for line in text.splitlines():
         if line.startswith(SOURCE_MARK):

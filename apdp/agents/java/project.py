@@ -12,9 +12,9 @@ its ``config/agents.xml``, each under its name there, with its ``<set>`` values 
     </agents>
 
 A class is compiled from the project's sources when they are there (any source root under the
-project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar). An
-agent of the course's other exercises (reactive, deliberative, centralized) is skipped, saying so:
-apdp plays auction agents.
+project, ``src/`` first), else taken from its ``class-path`` (a folder of classes or a jar). Agents of
+the course's other exercises (reactive, deliberative, centralized) install as its auction agents do,
+each recording its kind; a class that implements no behaviour is skipped, saying so.
 
 An agent whose name is taken (by an agent installed from elsewhere, or by any other agent) is not
 installed, saying whose it is: ``--prefix alice-`` names the project's agents ``alice-NAME``, and
@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apdp.agents.java.install import LogistAgent, NotAnAuctionAgent, install, resolve
+from apdp.agents.java.install import LogistAgent, NotALogistAgent, install, resolve
 from apdp.agents.java.jdk import find_jdk
 from apdp.agents.java.names import agent_name
 from apdp.agents.java.params import set_params
@@ -81,7 +81,7 @@ def read_agents_xml(path: Path) -> list[ProjectAgent]:
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     """What an import installed, each agent it could not install with why, and each agent it
-    skipped (not an auction agent) with why."""
+    skipped (no Logist agent: its class implements no behaviour) with why."""
 
     installed: list[LogistAgent]
     failed: list[tuple[str, str]]
@@ -134,7 +134,7 @@ def import_project(project: Path, agents_dir: Path = Path("agents"), *, prefix: 
                             replace=replace, rename=rename)
             set_params(agents_dir, agent.name, entry.params)
             installed.append(agent)
-        except NotAnAuctionAgent as exc:
+        except NotALogistAgent as exc:
             skipped.append((entry.name, str(exc)))
         except UserError as exc:
             failed.append((entry.name, str(exc)))
