@@ -5,7 +5,6 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,7 +23,6 @@ import logist.LogistSettings.SizeKey;
 import logist.LogistSettings.TimeoutKey;
 import logist.Measures;
 import logist.agent.Agent;
-import logist.behavior.AuctionBehavior;
 import logist.plan.ActionHandler;
 import logist.plan.Plan;
 import logist.simulation.Vehicle;
@@ -72,7 +70,8 @@ public final class Main {
     /** The request being answered (null between requests). */
     private String pending;
 
-    private AuctionBehavior behavior;
+    /** The agent's behaviour, of the kind the platform would give it (null until setup). */
+    private Behavior behavior;
     private Agent agent;
     /** The tasks the agent won (its {@code getTasks()}). */
     private final TaskSet tasksWon = TaskSet.create(new Task[0]);
@@ -284,7 +283,7 @@ public final class Main {
         agent = agents.agent(id, agentName, vehicles, null, params);
         Object count = request.get("agents");
         installSettings(map(request.get("timeouts"), "timeouts"), count == null ? 2 : (int) number(count));
-        behavior = newBehavior();
+        behavior = Behavior.make(className);
         behavior.setup(topology, distribution, agent);
         advance(distribution.getRandom(), drawsAfterSetup);
         agents.tasks(agent, tasksWon);
@@ -389,37 +388,6 @@ public final class Main {
         return Math.round(number(seconds) * 1000.0);
     }
 
-    private AuctionBehavior newBehavior() throws Exception {
-        Class<?> type;
-        try {
-            type = Class.forName(className, false, Main.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("no class " + className + " on the agent's class path");
-        }
-        if (!AuctionBehavior.class.isAssignableFrom(type)) {
-            throw new IllegalStateException(className + " does not implement logist.behavior.AuctionBehavior");
-        }
-        Constructor<?> make;
-        try {
-            make = type.getDeclaredConstructor();
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(className + " has no constructor without arguments");
-        }
-        make.setAccessible(true);
-        try {
-            return (AuctionBehavior) make.newInstance();
-        } catch (InvocationTargetException e) {
-            throw rethrow(e.getCause());
-        }
-    }
-
-    private static Exception rethrow(Throwable t) {
-        if (t instanceof Error) {
-            throw (Error) t;
-        }
-        return t instanceof Exception ? (Exception) t : new RuntimeException(t);
-    }
-
     // ---- auctions ----
 
     private Task task(Object json) {
@@ -436,7 +404,7 @@ public final class Main {
     }
 
     private Object bid(Map<String, Object> request) {
-        Long bid = behavior.askPrice(task(request.get("task")));
+        Long bid = behavior.auction("bid").askPrice(task(request.get("task")));
         return bidLine(bid);
     }
 
@@ -459,7 +427,7 @@ public final class Main {
         if (winner == agent.id()) {
             tasksWon.add(task);
         }
-        behavior.auctionResult(task, winner, bids);
+        behavior.auction("auction_result").auctionResult(task, winner, bids);
     }
 
     // ---- plan ----
@@ -469,7 +437,7 @@ public final class Main {
         for (Object t : list(request.get("tasks"), "tasks")) {
             won.add(task(t));
         }
-        List<Plan> plans = behavior.plan(vehicles, TaskSet.create(won.toArray(new Task[0])));
+        List<Plan> plans = behavior.auction("plan").plan(vehicles, TaskSet.create(won.toArray(new Task[0])));
         if (plans == null) {
             throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
         }
