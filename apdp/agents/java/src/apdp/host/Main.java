@@ -212,7 +212,19 @@ public final class Main {
                 auctionResult(request);
                 return ok();
             case "plan":
-                return plan(request);
+                switch (behavior == null ? "auction" : behavior.kind()) {
+                    case "deliberative":
+                        return deliberativePlan(request);
+                    case "centralized":
+                        return centralizedPlan(request);
+                    default:
+                        return plan(request);
+                }
+            case "act":
+                return act(request);
+            case "plan_cancelled":
+                planCancelled(request);
+                return ok();
             default:
                 throw new IllegalArgumentException("unknown request type '" + type + "'");
         }
@@ -340,7 +352,29 @@ public final class Main {
         } else {
             random = new Random(seed);
         }
-        return new DefaultTaskDistribution(topology, random, probability, reward, weight, null);
+        return new DefaultTaskDistribution(topology, random, probability, reward, weight, noTask(json.get("no_task")));
+    }
+
+    /**
+     * Each city's probability of offering no task (the reactive exercise's {@code <no-task>}), by city
+     * name or in city order; null (none given: 0 everywhere) as in an auction.
+     */
+    private double[] noTask(Object given) {
+        if (given == null) {
+            return null;
+        }
+        double[] out = new double[topology.size()];
+        if (given instanceof Map) {
+            for (Map.Entry<String, Object> e : map(given, "no_task").entrySet()) {
+                out[city(e.getKey()).id] = number(e.getValue());
+            }
+        } else {
+            List<Object> values = list(given, "no_task");
+            for (int i = 0; i < values.size() && i < out.length; i++) {
+                out[i] = number(values.get(i));
+            }
+        }
+        return out;
     }
 
     /** The platform's draws after setup (its tasks') that the agent's generator is past from then on. */
@@ -354,8 +388,9 @@ public final class Main {
 
     private void installSettings(Map<String, Object> timeouts, int agents) {
         long setupMs = millis(timeouts.get("setup"));
-        long bidMs = millis(timeouts.get("bid"));
         long planMs = millis(timeouts.get("plan"));
+        // the exercises have no bids: the platform's default limit where the referee gives none
+        long bidMs = timeouts.get("bid") == null ? DEFAULT_TIMEOUT_MS : millis(timeouts.get("bid"));
         LogistSettings settings = LogistPlatform.getSettings(); // the platform's one settings object
         settings.set(TimeoutKey.SETUP, setupMs); // each reads 1% more, as on the platform
         settings.set(TimeoutKey.BID, bidMs);
@@ -383,6 +418,9 @@ public final class Main {
             System.err.println("apdp host: cannot write the settings files: " + e);
         }
     }
+
+    /** The platform's time limit when its settings set none (ms). */
+    private static final long DEFAULT_TIMEOUT_MS = 30_000;
 
     private static long millis(Object seconds) {
         return Math.round(number(seconds) * 1000.0);
@@ -465,7 +503,17 @@ public final class Main {
         }
         // The platform never checks a plan's own start city: it drives it from where the vehicle is
         City at = v < vehicles.size() ? vehicles.get(v).homeCity() : Hooks.get(Hooks.Plans.class).start(plan);
-        Steps steps = new Steps(at, !platformRules, out, quotedNames);
+        actions(plan, at, v, out);
+    }
+
+    /**
+     * The actions of vehicle {@code v}'s plan driven from {@code at}, as the protocol's JSON list, after
+     * {@code out}; a move to a city that is not a neighbour is expanded only under apdp's own rules (an
+     * exercise plays by the platform's).
+     */
+    private void actions(Plan plan, City at, int v, StringBuilder out) {
+        boolean auction = behavior == null || behavior.kind().equals("auction");
+        Steps steps = new Steps(at, auction && !platformRules, out, quotedNames);
         out.append('[');
         for (logist.plan.Action action : plan) {
             if (action == null) {
@@ -545,6 +593,129 @@ public final class Main {
             next().append("[\"deliver\",").append(task.id).append(']');
             return null;
         }
+    }
+
+    // ---- the exercises ----
+    //
+    // Before each call the agent's view is put in step with what the referee sends: its vehicles'
+    // cities, loads, deliveries, rewards and distances (Agent's totals are its vehicles'), and its task
+    // set (Agent.getTasks()). Tasks keep one object per id within a round (an agent compares them by
+    // identity), but for the reactive offers, each a new task of id 0 as on the platform.
+
+    /** The reactive {@code act(vehicle, availableTask)}: one action, as the protocol's. */
+    private Object act(Map<String, Object> request) {
+        logist.behavior.ReactiveBehavior reactive = behavior.reactive("act");
+        Vehicle vehicle = see(request.get("vehicle"));
+        Object offered = request.get("task");
+        Task task = offered == null ? null : newTask(offered);
+        Hooks.get(Hooks.Agents.class).tasks(agent, TaskSet.create(new Task[0])); // a reactive agent's: none
+        logist.plan.Action action = reactive.act(vehicle, task);
+        if (action == null) {
+            throw new IllegalStateException("act() returned null; return a Move to a neighbour or a Pickup of the task"
+                    + " offered");
+        }
+        StringBuilder out = new StringBuilder("{\"action\":");
+        Steps steps = new Steps(vehicle.getCurrentCity(), false, out, quotedNames);
+        action.accept(steps);
+        return out.append('}').toString();
+    }
+
+    /** The deliberative {@code plan(vehicle, tasks)}: vehicle 0's plan from where it is, as the protocol's. */
+    private Object deliberativePlan(Map<String, Object> request) {
+        logist.behavior.DeliberativeBehavior deliberative = behavior.deliberative("plan");
+        Vehicle vehicle = see(request.get("vehicle"));
+        TaskSet tasks = taskSet(request.get("tasks"));
+        Hooks.get(Hooks.Agents.class).tasks(agent, tasks);
+        Plan plan = deliberative.plan(vehicle, TaskSet.copyOf(tasks));
+        if (plan == null) {
+            throw new IllegalStateException("plan() returned null; return a Plan (it may have no action)");
+        }
+        plan.seal();
+        StringBuilder out = new StringBuilder("{\"plan\":");
+        actions(plan, vehicle.getCurrentCity(), 0, out);
+        return out.append('}').toString();
+    }
+
+    /** The deliberative {@code planCancelled(carriedTasks)}. */
+    private void planCancelled(Map<String, Object> request) {
+        logist.behavior.DeliberativeBehavior deliberative = behavior.deliberative("plan_cancelled");
+        Vehicle vehicle = see(request.get("vehicle"));
+        Object remaining = request.get("tasks");
+        if (remaining != null) {
+            Hooks.get(Hooks.Agents.class).tasks(agent, taskSet(remaining));
+        }
+        deliberative.planCancelled(vehicle.getCurrentTasks());
+    }
+
+    /** The centralized {@code plan(vehicles, tasks)}: one plan per vehicle, as the protocol's. */
+    private Object centralizedPlan(Map<String, Object> request) {
+        logist.behavior.CentralizedBehavior centralized = behavior.centralized("plan");
+        for (Object view : list(request.get("vehicles"), "vehicles")) {
+            see(view);
+        }
+        TaskSet tasks = taskSet(request.get("tasks"));
+        Hooks.get(Hooks.Agents.class).tasks(agent, tasks);
+        List<Plan> plans = centralized.plan(vehicles, TaskSet.copyOf(tasks));
+        if (plans == null) {
+            throw new IllegalStateException("plan() returned null; return one Plan per vehicle");
+        }
+        plans = new ArrayList<>(plans); // as the platform does: its own list, each plan sealed, then read
+        for (int v = 0; v < plans.size(); v++) {
+            if (plans.get(v) == null) {
+                throw new IllegalStateException("plan() returned null for vehicle " + v
+                        + "; use Plan.EMPTY for a vehicle that does nothing");
+            }
+            plans.get(v).seal();
+        }
+        StringBuilder out = new StringBuilder("{\"plans\":[");
+        for (int v = 0; v < plans.size(); v++) {
+            if (v > 0) {
+                out.append(',');
+            }
+            City at = v < vehicles.size() ? vehicles.get(v).getCurrentCity() : Hooks.get(Hooks.Plans.class).start(plans.get(v));
+            actions(plans.get(v), at, v, out);
+        }
+        return out.append("]}").toString();
+    }
+
+    /**
+     * The vehicle the referee describes ({@code id}, {@code city}, {@code carried}, {@code delivered},
+     * {@code reward}, {@code distance_units}), put in that state.
+     */
+    private Vehicle see(Object json) {
+        Map<String, Object> view = map(json, "vehicle");
+        Object given = view.get("id");
+        int id = given == null ? 0 : (int) number(given);
+        if (id < 0 || id >= vehicles.size()) {
+            throw new IllegalArgumentException("the referee's vehicle " + id + " is not one of the company's");
+        }
+        Vehicle vehicle = vehicles.get(id);
+        TaskSet carried = taskSet(view.get("carried") == null ? new ArrayList<Object>() : view.get("carried"));
+        Object delivered = view.get("delivered");
+        Object reward = view.get("reward");
+        Object units = view.get("distance_units");
+        Hooks.get(Hooks.Vehicles.class).state(vehicle, city(view.get("city")), carried,
+                delivered == null ? 0 : (int) number(delivered), reward == null ? 0 : (long) number(reward),
+                units == null ? 0 : (long) number(units));
+        return vehicle;
+    }
+
+    /** The tasks of a JSON list, one object per id (see {@link #task}). */
+    private TaskSet taskSet(Object json) {
+        List<Object> given = list(json, "tasks");
+        Task[] out = new Task[given.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = task(given.get(i));
+        }
+        return TaskSet.create(out);
+    }
+
+    /** A new task of the referee's JSON, kept nowhere (a reactive offer). */
+    private Task newTask(Object json) {
+        Map<String, Object> t = map(json, "task");
+        Object reward = t.get("reward");
+        return new Task((int) number(t.get("id")), city(t.get("pickup")), city(t.get("delivery")),
+                reward == null ? 0L : (long) number(reward), (int) Math.ceil(number(t.get("weight"))));
     }
 
     // ---- the request's values ----
