@@ -155,7 +155,7 @@ def test_logist_add_says_in_one_line_what_is_wrong(java_agents: Path, tmp_path: 
     assert ("error: demo.Broken does not compile against the Logist API: demo/Broken.java:25: cannot find symbol "
             "(symbol: method fuelLeft(); location: variable vehicle of type Vehicle)") in run.stderr
     cases = [
-        (src, "demo.NotAnAgent", "demo.NotAnAgent does not implement logist.behavior.AuctionBehavior"),
+        (src, "demo.NotAnAgent", "demo.NotAnAgent implements none of logist.behavior's ReactiveBehavior"),
         (src, "demo.Missing", f"no class demo.Missing in {src}"),
         (src, "Plain", "an agent named 'naive' already exists"),
     ]

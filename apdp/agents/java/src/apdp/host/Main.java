@@ -33,8 +33,12 @@ import logist.topology.Topology;
 import logist.topology.Topology.City;
 
 /**
- * apdp's Java host: runs one Logist {@code AuctionBehavior} class and speaks apdp-agent/1 (JSON
- * lines) on standard input and output. What the agent prints goes to standard error.
+ * apdp's Java host: runs one Logist agent class and speaks apdp-agent/1 (JSON lines) on standard
+ * input and output. What the agent prints goes to standard error. The agent is of the kind the
+ * platform gives it ({@link Behavior}): an auction agent answers {@code bid}, {@code auction_result}
+ * and {@code plan}; an agent of the course's reactive exercise {@code act}, of the deliberative one
+ * {@code plan} (one vehicle) and {@code plan_cancelled}, of the centralized one {@code plan} (all
+ * vehicles). Before each exercise call its vehicles and task set are put where the referee says.
  *
  * <p>Usage: {@code java apdp.host.Main CLASS [NAME]}. With the environment variable
  * {@code APDP_READY_LINE=1} (set by apdp for an agent.toml with {@code ready = true}) the host first
