@@ -1,19 +1,23 @@
 package logist.plan;
 
-/** A plan that breaks the rules: the problems found, one per string. */
+/**
+ * A plan that breaks the rules, as the platform's: its first line is the problem (the exception's
+ * message), the others say where; {@link #toString()} is all of them, one per line (without the
+ * class's name).
+ */
 public class IllegalPlanException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    private final String[] errors;
+    private final String[] lines;
 
-    public IllegalPlanException(String[] errors) {
-        super(errors == null ? "an illegal plan" : String.join("; ", errors));
-        this.errors = errors == null ? new String[] {"an illegal plan"} : errors.clone();
+    public IllegalPlanException(String[] message) {
+        super(message[0]);
+        this.lines = message.clone();
     }
 
-    /** {@code logist.plan.IllegalPlanException: } then the problems, separated by {@code ; }. */
+    /** The problem's lines, joined by newlines. */
     @Override
     public String toString() {
-        return getClass().getName() + ": " + String.join("; ", errors);
+        return String.join("\n", lines);
     }
 }

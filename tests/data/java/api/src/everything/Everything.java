@@ -334,11 +334,10 @@ public class Everything implements AuctionBehavior {
                     new Action.Pickup(task)));
             check(false, "a pickup in the wrong city passed");
         } catch (IllegalPlanException e) {
-            check(e.toString().startsWith("logist.plan.IllegalPlanException") && e.getMessage() != null,
-                    "IllegalPlanException");
+            check(!e.toString().isEmpty() && e.getMessage() != null, "IllegalPlanException");
         }
         IllegalPlanException made = new IllegalPlanException(new String[] {"one", "two"});
-        check(made.toString().contains("one") && made.toString().contains("two"), "IllegalPlanException.toString");
+        check(made.toString().equals("one\ntwo") && made.getMessage().equals("one"), "IllegalPlanException.toString");
         try {
             new PlanVerifier(topology, TaskSet.create(new Task[] {task})).verifyDelivery();
             check(false, "verifyDelivery of nothing delivered");
