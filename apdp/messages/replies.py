@@ -22,6 +22,7 @@ import numpy as np
 from apdp.game.auction import MAX_BID_TEXT, check_bid
 from apdp.game.plan import Action, Deliver, Move, Pickup, plans_from_json, plans_to_json
 from apdp.game.task import Task
+from apdp.messages.exercise_replies import ActionReply, RouteReply, decode_exercise_reply
 from apdp.messages.sizes import READ_BUILD_OUTPUT, READ_MESSAGE, READ_TRACEBACK
 from apdp.messages.strict import BadMessage, integer, keys, parse_object, text
 
@@ -39,8 +40,10 @@ UNPROTECTED_NOTES = frozenset({
 })
 
 #: What a call expects back: the reply to ``setup``, ``bid``, ``auction_result`` (an acknowledgement),
-#: ``plan``, an agent program's ``build``, or a report of ``apdp sandbox``'s checks.
-Expected = Literal["setup", "bid", "ack", "plan", "build", "report"]
+#: ``plan``, an agent program's ``build``, or a report of ``apdp sandbox``'s checks; an exercise
+#: agent's ``action`` (to ``act``) or ``route`` (to a deliberative ``plan``): see
+#: :mod:`apdp.messages.exercise_replies`.
+Expected = Literal["setup", "bid", "ack", "plan", "build", "report", "action", "route"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +142,8 @@ class Report:
         return dict(self.data)
 
 
-Reply = SetupDone | Ack | BidReply | PlansReply | NotAValue | AgentFailed | BuildDone | Report
+Reply = (SetupDone | Ack | BidReply | PlansReply | NotAValue | AgentFailed | BuildDone | Report | ActionReply
+         | RouteReply)
 
 
 def _failure(obj: Mapping[str, Any]) -> AgentFailed:
@@ -182,7 +186,7 @@ def _decode(obj: Mapping[str, Any], expected: Expected) -> Reply:
         keys(obj, {"ok"}, set(), "an acknowledgement", '{"ok": true}')
         _ok(obj, "an acknowledgement")
         return Ack()
-    if expected in ("bid", "plan") and "bad" in obj:
+    if expected in ("bid", "plan", "action", "route") and "bad" in obj:
         keys(obj, {"bad"}, set(), "a bad value reply")
         return NotAValue(text(obj["bad"], READ_MESSAGE, "a bad value message"))
     if expected == "bid":
@@ -194,6 +198,8 @@ def _decode(obj: Mapping[str, Any], expected: Expected) -> Reply:
     if expected == "plan":
         keys(obj, {"plans"}, set(), "a plan reply", '{"plans": [[action, ...] per vehicle]}')
         return PlansReply(tuple(tuple(p) for p in plans_from_json(obj["plans"])))
+    if expected == "action" or expected == "route":
+        return decode_exercise_reply(obj, expected)
     if expected == "build":
         keys(obj, {"code", "output"}, set(), "a build reply")
         output = text(obj["output"], READ_BUILD_OUTPUT, "a build's output")
