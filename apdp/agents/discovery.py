@@ -30,7 +30,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from apdp.agents.files import agent_hash, is_inside
 from apdp.agents.program import PROGRAM_FILE
@@ -42,6 +42,9 @@ from apdp.text import clean_line
 
 if TYPE_CHECKING:
     from apdp.game.agent import Agent
+    from apdp.game.exercise_agent import ExerciseAgent
+
+T = TypeVar("T")
 
 # BUNDLED_BASELINES: its agents and those of its subfolders are "shipped"; BUNDLED_TEMPLATE: the
 # course's template agent, the other shipped agent (both in the repository or in a wheel).
@@ -274,6 +277,35 @@ def load_agent_class(path: Path) -> type[Agent]:
     take the place of a module of the standard library or of an installed package."""
     from apdp.game.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
 
+    module, module_name = import_agent_module(path)
+    return _agent_class(module, module_name, path, Agent, "apdp.Agent")
+
+
+def load_exercise_agent_class(path: Path, exercise: str) -> type[ExerciseAgent]:
+    """The agent class of ``exercise`` (reactive, deliberative, centralized) that an agent's file
+    defines; AgentLoadError says what is wrong (and which exercise its agent plays, if another)."""
+    from apdp.game.agent import Agent
+    from apdp.game.exercise_agent import EXERCISE_AGENTS
+
+    base = EXERCISE_AGENTS[exercise]  # type: ignore[index]  # one of the three: the referee's
+    module, module_name = import_agent_module(path)
+    try:
+        return _agent_class(module, module_name, path, base, f"apdp.{base.__name__}")
+    except AgentLoadError as exc:
+        if "defines no agent" not in str(exc):
+            raise
+        kinds: dict[str, type] = {k: c for k, c in EXERCISE_AGENTS.items() if k != exercise}
+        kinds["auction"] = Agent
+        for kind, other in kinds.items():
+            if any(inspect.isclass(o) and issubclass(o, other) and o is not other for o in vars(module).values()):
+                raise AgentLoadError(f"{path}: defines no {exercise} agent (its agent plays the {kind} "
+                                     f"game; a {exercise} agent subclasses apdp.{base.__name__})") from None
+        raise
+
+
+def import_agent_module(path: Path) -> tuple[Any, str]:
+    """Import an agent's file (or a folder's ``agent.py``): the module and its name; AgentLoadError
+    says what is wrong."""
     folder = path if path.is_dir() else None
     module_name = agent_module_name(path)
     if folder is not None:
@@ -304,23 +336,29 @@ def load_agent_class(path: Path) -> type[Agent]:
         raise AgentLoadError(
             f"{path}: failed to import: {type(exc).__name__}: {exc}"
         ) from exc
+    return module, module_name
+
+
+def _agent_class(module: Any, module_name: str, path: Path, base: type[T], shown: str) -> type[T]:
+    """The one subclass of ``base`` (``shown``: its public name) that ``module`` defines, or names as
+    ``AGENT``; AgentLoadError otherwise."""
     chosen = getattr(module, "AGENT", None)
     if chosen is not None:
-        if not (inspect.isclass(chosen) and issubclass(chosen, Agent)):
-            raise AgentLoadError(f"{path}: AGENT must be a subclass of apdp.Agent")
+        if not (inspect.isclass(chosen) and issubclass(chosen, base)):
+            raise AgentLoadError(f"{path}: AGENT must be a subclass of {shown}")
         return chosen
     classes = [
         obj
         for obj in vars(module).values()
         if inspect.isclass(obj)
-        and issubclass(obj, Agent)
-        and obj is not Agent
+        and issubclass(obj, base)
+        and obj is not base
         and obj.__module__ == module_name
         and not inspect.isabstract(obj)
     ]
     if not classes:
         raise AgentLoadError(
-            f"{path}: defines no agent; add a class that subclasses apdp.Agent"
+            f"{path}: defines no agent; add a class that subclasses {shown}"
         )
     if len(classes) > 1:
         names = ", ".join(c.__name__ for c in classes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from apdp.game.company import Company, Vehicle
 from apdp.game.distribution import TaskDistribution
@@ -26,9 +26,11 @@ from apdp.messages.values import (
     task_from_json,
     vehicle_from_json,
 )
+from apdp.messages.version import PROTOCOL as PROTOCOL  # its home: the exercises' calls share it
 
-#: The protocol an agent program speaks, as its setup call names it.
-PROTOCOL = "apdp-agent/1"
+if TYPE_CHECKING:  # an exercise agent's setup also travels with the question of the protections
+    from apdp.messages.exercise_calls import ExerciseSetupCall
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +197,8 @@ class TwoCalls:
     next bid (or the plan) this way, so a 50-task match costs about half the round trips, and the
     question of the protections that are off together with an agent's setup (or start)."""
 
-    first: Call | SandboxCall
-    second: Call | SandboxCall
+    first: Call | SandboxCall | ExerciseSetupCall
+    second: Call | SandboxCall | ExerciseSetupCall
 
     def __reduce__(self) -> tuple[type[TwoCalls], tuple[Any, ...]]:
         return TwoCalls, (self.first, self.second)

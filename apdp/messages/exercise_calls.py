@@ -27,11 +27,11 @@ from apdp.game.exercise import ExerciseDistribution, ExerciseVehicle
 from apdp.game.exercise_agent import ExerciseKind
 from apdp.game.task import Task
 from apdp.game.topology import Topology, TopologyError, network_from_json
-from apdp.messages.calls import PROTOCOL
 from apdp.messages.exercise_replies import exercise_distribution_from_json, exercise_vehicle_from_json
 from apdp.messages.replies import Expected
 from apdp.messages.strict import BadMessage, integer, keys, listing, mapping, number
 from apdp.messages.values import company_from_json, task_from_json
+from apdp.messages.version import PROTOCOL
 
 KINDS: tuple[ExerciseKind, ...] = ("reactive", "deliberative", "centralized")
 

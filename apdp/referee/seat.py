@@ -21,6 +21,7 @@ from apdp.game.fault import PHASES, Fault, FaultKind, Phase
 from apdp.game.plan import VehiclePlan, Violation
 from apdp.game.task import Task
 from apdp.messages.calls import AuctionResultCall, BidCall, PlanCall, SandboxCall, SetupCall, TwoCalls
+from apdp.messages.exercise_calls import ExerciseSetupCall
 from apdp.messages.replies import BidReply, Expected, NotAValue, PlansReply, SetupDone
 from apdp.messages.sizes import KEPT_MESSAGE, KEPT_TRACEBACK
 from apdp.referee.budget import RecordBudget
@@ -124,7 +125,7 @@ class Seat:
         self.timing["start"] = result.seconds
         return True
 
-    def setup(self, call: SetupCall, started: bool) -> None:
+    def setup(self, call: SetupCall | ExerciseSetupCall, started: bool) -> None:
         """Set its agent up; ``started``: an agent program whose start was read (the question of
         the protections that are off went with it)."""
         timeout = self.terms.timeouts.setup
@@ -206,14 +207,15 @@ class Seat:
     def _start_call(self) -> SandboxCall:
         return SandboxCall("start", str(self.source.path))
 
-    def _open(self, call: SetupCall | SandboxCall) -> Sent:
+    def _open(self, call: SetupCall | ExerciseSetupCall | SandboxCall) -> Sent:
         """Send ``call`` (the agent's setup, or an agent program's start) in one request with the
         question of which protections are off here, which the worker answers first, before any code
         of the agent's runs in its process: what the worker says later, the agent (which owns that
         process) could have made it say. :meth:`_opened` reads the answers."""
         return self.process.send(encode_request(TwoCalls(SandboxCall("unprotected"), call)), self.terms.timeouts.setup)
 
-    def _opened(self, sent: Sent, call: SetupCall | SandboxCall, timeout: float) -> CallResult | None:
+    def _opened(self, sent: Sent, call: SetupCall | ExerciseSetupCall | SandboxCall,
+                timeout: float) -> CallResult | None:
         """The answers to :meth:`_open`: the call's result; None on a fault."""
         results = self.process.receive(sent, self._opening_calls(call.expects, timeout))
         asked = self._account("setup", None, results[0])

@@ -23,6 +23,7 @@ from multiprocessing.connection import Connection
 
 from apdp.game.fault import FaultKind
 from apdp.messages.calls import Call, SandboxCall, TwoCalls
+from apdp.messages.exercise_calls import ExerciseCall
 from apdp.messages.replies import AgentFailed, Expected, Reply, SetupDone, decode_reply
 from apdp.messages.sizes import OUTPUT_NOTES_BYTES
 from apdp.messages.strict import BadMessage
@@ -92,7 +93,7 @@ def first_answered(pending: Sequence[tuple[AgentProcess, Sent, Sequence[tuple[Ex
                     process._check_memory()
 
 
-def encode_request(request: Call | SandboxCall | TwoCalls) -> bytes:
+def encode_request(request: Call | SandboxCall | ExerciseCall | TwoCalls) -> bytes:
     """A request, pickled and framed once: the same bytes can go to every agent. Two calls
     (:class:`TwoCalls`) are answered one after the other, the second unless the first faulted."""
     return _framed(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
@@ -236,7 +237,7 @@ class AgentProcess:
             return "a memory cgroup"
         return f"the referee, reading their memory every {MEMORY_WATCH_EVERY * 1000:.0f} ms (no memory cgroup)"
 
-    def call(self, call: Call | SandboxCall, timeout: float) -> CallResult:
+    def call(self, call: Call | SandboxCall | ExerciseCall, timeout: float) -> CallResult:
         """Send one call and wait at most ``timeout`` seconds for its reply."""
         return self.request(encode_request(call), ((call.expects, timeout),))[0]
 

@@ -25,6 +25,7 @@ from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.game.topology import Topology
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SetupCall
+from apdp.messages.exercise_calls import ExerciseCall
 from apdp.messages.replies import AgentFailed, BidReply, BuildDone, PlansReply, Reply, decode_reply
 from apdp.messages.sizes import PROGRAM_LINE_BYTES, SENT_BUILD_OUTPUT
 from apdp.messages.strict import BadMessage, keys, parse_object
@@ -58,7 +59,7 @@ class ProgramAgent(Agent):
         """The program's process id, once started."""
         return None if self._process is None else self._process.pid
 
-    def _request(self, call: Call) -> Reply:
+    def _request(self, call: Call | ExerciseCall) -> Reply:
         assert self._to is not None and self._from is not None
         try:
             self._to.write((json.dumps(call.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
@@ -78,6 +79,11 @@ class ProgramAgent(Agent):
         if isinstance(reply, AgentFailed):
             raise ProgramFailed(reply.kind, reply.message)
         return reply
+
+    def relay(self, call: ExerciseCall) -> Reply:
+        """An exercise's call (:mod:`apdp.messages.exercise_calls`) sent to the program as it is; its
+        decoded reply (ProtocolError or ProgramFailed as for the auction's calls)."""
+        return self._request(call)
 
     def start(self) -> None:
         """Start the program. One with ``ready = true`` in its agent.toml is started with

@@ -26,6 +26,14 @@ from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.agent import Agent
 from apdp.game.deadline import Deadline
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, PlanCall, SandboxCall, SetupCall, TwoCalls
+from apdp.messages.exercise_calls import (
+    ActionCall,
+    ExerciseCall,
+    ExerciseSetupCall,
+    FleetPlanCall,
+    PlanCancelledCall,
+    VehiclePlanCall,
+)
 from apdp.messages.replies import (
     Ack,
     AgentFailed,
@@ -39,7 +47,11 @@ from apdp.messages.replies import (
 )
 from apdp.messages.sizes import READ_REPLY_BYTES, SENT_MESSAGE, SENT_TRACEBACK
 from apdp.sandbox.confine import Confinement, confine
+from apdp.sandbox.exercise_worker import ExerciseHeld, answer_exercise, setup_exercise
 from apdp.sandbox.program_agent import ProgramAgent, ProgramFailed, run_build
+
+#: The calls of the course's other exercises.
+EXERCISE_CALLS = (ExerciseSetupCall, ActionCall, VehiclePlanCall, PlanCancelledCall, FleetPlanCall)
 
 #: Hard cap on a file an agent writes (stdout flood through raw file descriptors included).
 FILE_SIZE_CAP = 64 * 1024 * 1024
@@ -206,20 +218,24 @@ class Session:
         self.agent_file = ""
         #: An agent program started before its setup (the "start" request), not yet set up.
         self.started: ProgramAgent | None = None
+        #: An agent of the course's other exercises, once set up (:mod:`apdp.sandbox.exercise_worker`).
+        self.exercise: ExerciseHeld | None = None
 
-    def answer(self, call: Call | SandboxCall) -> Reply:
+    def answer(self, call: Call | SandboxCall | ExerciseCall) -> Reply:
         """The reply to one call; an agent's own error is a fault reply, never raised."""
         try:
             return self._answer(call)
         except Exception as exc:  # the agent's own error: report it, keep serving
             return _fault_reply(exc, self.agent_file, self.limits.memory_bytes)
 
-    def _answer(self, call: Call | SandboxCall) -> Reply:
+    def _answer(self, call: Call | SandboxCall | ExerciseCall) -> Reply:
         agent = self.agent
         if self.broken:
             return AgentFailed("exception", self.broken)
         if isinstance(call, SandboxCall):
             return self._sandbox(call)
+        if isinstance(call, EXERCISE_CALLS):
+            return self._exercise(call)
         if isinstance(call, SetupCall):
             self.agent_file = str(Path(call.path).resolve())
             try:
@@ -239,6 +255,19 @@ class Session:
         if isinstance(call, PlanCall):
             return plans_reply(agent.plan(list(call.vehicles), list(call.tasks)))
         return AgentFailed("exception", f"unknown request {type(call).__name__}")
+
+    def _exercise(self, call: ExerciseCall) -> Reply:
+        """An exercise agent's setup or call."""
+        if isinstance(call, ExerciseSetupCall):
+            self.agent_file = str(Path(call.path).resolve())
+            try:
+                held = self.exercise = setup_exercise(call, self.started, deadline_for)
+            except AgentLoadError as exc:
+                return AgentFailed("exception", str(exc), load=True)
+            return SetupDone(tuple(self.off), held.pid if isinstance(held, ProgramAgent) else None)
+        if self.exercise is None:
+            return AgentFailed("exception", f"{call.name} before setup")
+        return answer_exercise(self.exercise, call, deadline_for)
 
     def _sandbox(self, call: SandboxCall) -> Reply:
         if call.name == "start":  # an agent program's start, before its setup (timed apart from it)
@@ -281,7 +310,7 @@ def serve(conn: Connection, session: Session) -> None:
     """Answer the requests on ``conn`` until it is closed."""
     while True:
         try:
-            request: Call | SandboxCall | TwoCalls = conn.recv()
+            request: Call | SandboxCall | ExerciseCall | TwoCalls = conn.recv()
         except (EOFError, OSError):
             return
         if isinstance(request, TwoCalls):  # the second only when the first went well
