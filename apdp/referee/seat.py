@@ -258,6 +258,11 @@ class Seat:
             return None
         return self._account(phase, task, results[1])
 
+    def account(self, phase: Phase, task: Task | None, result: CallResult) -> CallResult | None:
+        """A call made outside the seat's own (an exercise's, :mod:`apdp.referee.exercise_seat`),
+        accounted as the seat's: its CPU counted; a fault is the agent's. None on a fault."""
+        return self._account(phase, task, result)
+
     def _account(self, phase: Phase, task: Task | None, result: CallResult) -> CallResult | None:
         """Count a call's CPU time to its phase; a fault is the agent's. None on a fault."""
         self._add_cpu(phase, result.cpu)

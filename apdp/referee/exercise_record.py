@@ -1,0 +1,117 @@
+"""The record of one round of an exercise (``apdp-exercise-record/1``): typed and frozen, JSON only
+where it is stored (:meth:`ExerciseRecord.to_json`, :func:`exercise_record_from_json`).
+
+It keeps what re-plays the round (the configuration's path, the exercise, the agents and every
+answer they gave, in order) and what the round came to (the number of events, each agent's
+statistics as the platform ranks them, the fault that stopped it, what the agents printed).
+:mod:`apdp.check.exercise_verify` plays the answers again and compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from apdp.exercises.history import AgentStatistics
+from apdp.game.fault import PHASES, Fault, FaultKind
+from apdp.game.plan import action_from_json
+from apdp.referee.exercise_seat import Answer
+
+#: The format's name, in every record.
+EXERCISE_FORMAT = "apdp-exercise-record/1"
+#: The version of what the record holds.
+EXERCISE_SCHEMA = 1
+
+
+class ExerciseRecordError(ValueError):
+    """A file that is no exercise record, or a broken one: the text says what, in one line."""
+
+
+@dataclass(frozen=True)
+class ExerciseRecord:
+    """One round of the reactive, deliberative or centralized exercise."""
+
+    exercise: str
+    scenario: str
+    agents: tuple[str, ...]
+    #: The reactive round's end (simulated hours, act calls; None: no such bound).
+    end_hours: float | None
+    end_acts: int | None
+    answers: tuple[tuple[Answer, ...], ...]
+    events: int
+    statistics: tuple[AgentStatistics, ...]
+    fault: Fault | None
+    outputs: tuple[str, ...]
+    seconds: float
+    referee_error: str | None = None
+    traceback: str | None = None
+    schema: int = EXERCISE_SCHEMA
+
+    @property
+    def winner(self) -> str | None:
+        """The agent ranked first (None when the round stopped at a fault or nobody played)."""
+        if self.fault is not None or self.referee_error or not self.statistics:
+            return None
+        return self.statistics[0].agent
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": EXERCISE_FORMAT, "schema": self.schema, "exercise": self.exercise, "scenario": self.scenario,
+            "agents": list(self.agents), "end": {"hours": self.end_hours, "acts": self.end_acts},
+            "answers": [[_answer_json(a) for a in agent] for agent in self.answers], "events": self.events,
+            "statistics": [_statistics_json(s) for s in self.statistics],
+            "fault": None if self.fault is None else self.fault.to_json(), "traceback": self.traceback,
+            "outputs": list(self.outputs), "seconds": self.seconds, "referee_error": self.referee_error,
+        }
+
+
+def _answer_json(answer: Answer) -> dict[str, Any]:
+    return {"call": answer.call, "plans": [[a.to_json() for a in plan] for plan in answer.plans]}
+
+
+def _statistics_json(s: AgentStatistics) -> dict[str, Any]:
+    return {"rank": s.rank, "agent": s.agent, "total_tasks": s.total_tasks,
+            "total_distance_units": s.total_distance_units, "total_cost": s.total_cost,
+            "total_reward": s.total_reward, "total_profit": s.total_profit}
+
+
+def _answer(value: Any) -> Answer:
+    if value["call"] not in ("act", "plan", "cancelled", "plans"):
+        raise ExerciseRecordError(f"an answer to an unknown call {str(value['call'])[:40]!r}")
+    return Answer(value["call"], tuple(tuple(action_from_json(a) for a in plan) for plan in value["plans"]))
+
+
+def _fault(value: Any) -> Fault | None:
+    if value is None:
+        return None
+    if value["phase"] not in PHASES:
+        raise ExerciseRecordError(f"a fault in an unknown phase {str(value['phase'])[:40]!r}")
+    return Fault(int(value["agent"]), FaultKind(value["kind"]), value["phase"], value["task"], str(value["message"]))
+
+
+def is_exercise_record(data: object) -> bool:
+    """Whether ``data`` (a JSON value) says it is an exercise record."""
+    return isinstance(data, dict) and data.get("format") == EXERCISE_FORMAT
+
+
+def exercise_record_from_json(data: object) -> ExerciseRecord:
+    """The record of :meth:`ExerciseRecord.to_json`'s form; ExerciseRecordError says what is wrong."""
+    if not is_exercise_record(data):
+        raise ExerciseRecordError(f"not an exercise record (its format is not {EXERCISE_FORMAT!r})")
+    assert isinstance(data, dict)
+    try:
+        if int(data["schema"]) > EXERCISE_SCHEMA:
+            raise ExerciseRecordError(f"an exercise record of schema {data['schema']}, newer than this apdp's "
+                                      f"({EXERCISE_SCHEMA}): upgrade apdp")
+        return ExerciseRecord(
+            str(data["exercise"]), str(data["scenario"]), tuple(str(a) for a in data["agents"]),
+            data["end"]["hours"], data["end"]["acts"],
+            tuple(tuple(_answer(a) for a in agent) for agent in data["answers"]), int(data["events"]),
+            tuple(AgentStatistics(**s) for s in data["statistics"]), _fault(data["fault"]),
+            tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
+            data.get("traceback"), int(data["schema"]),
+        )
+    except ExerciseRecordError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ExerciseRecordError(f"a broken exercise record ({type(exc).__name__}: {str(exc)[:120]})") from None

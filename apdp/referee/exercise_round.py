@@ -1,0 +1,192 @@
+"""The referee of the course's other exercises: plays one round of a configuration between sandboxed
+agents (:func:`play_exercise`) and returns its :class:`~apdp.referee.exercise_record.ExerciseRecord`.
+
+The round is :class:`apdp.exercises.round.Round`, the platform's, with every agent's controller
+calling it in its own process (:mod:`apdp.referee.exercise_seat`). Agent i runs company i. Each
+agent is started and set up in turn within ``timeout-setup``; every act, plan and plan_cancelled
+call has ``timeout-plan`` (both + 1%, as the platform allows). The first fault stops the round, as
+the platform stops its run: a crash, a timeout, a reply outside the protocol, or an illegal action or
+plan (the platform's ``IllegalPlanException``: a move to a city that is not a neighbour, a task
+not there, over capacity, not delivered, not picked up; the wrong number of plans).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import traceback
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from apdp.agents.discovery import AgentSource, find_agent
+from apdp.errors import UserError
+from apdp.exercises.centralized import CentralizedSeat
+from apdp.exercises.configuration import Exercise, ExerciseConfiguration, read_exercise
+from apdp.exercises.deliberative import DeliberativeSeat
+from apdp.exercises.distribution import TaskStream
+from apdp.exercises.reactive import ReactiveSeat
+from apdp.exercises.round import AgentState, Kind, ReactiveEnd, Round
+from apdp.exercises.round import Seat as WorldSeat
+from apdp.exercises.vehicle import VehicleState
+from apdp.exercises.verifier import ExerciseFault, IllegalPlan
+from apdp.game.company import Company, Vehicle
+from apdp.game.fault import FaultKind
+from apdp.game.plan import Action
+from apdp.messages.exercise_calls import ExerciseSetupCall
+from apdp.referee.exercise_record import ExerciseRecord
+from apdp.referee.exercise_seat import CONTROLLERS, AgentFaulted, Answers
+from apdp.referee.exercise_values import exercise_distribution
+from apdp.referee.seat import Seat, Terms, seats_of
+from apdp.sandbox.process import first_answered
+from apdp.scenario import Limits, Timeouts
+from apdp.text import clean_text
+
+#: The world's seat of each exercise.
+WORLD_SEATS: dict[str, Any] = {"reactive": ReactiveSeat, "deliberative": DeliberativeSeat,
+                               "centralized": CentralizedSeat}
+
+
+class Guarded:
+    """A world's seat whose illegal actions and plans become its agent's fault (the round stops)."""
+
+    def __init__(self, inner: WorldSeat, seat: Seat) -> None:
+        self.inner = inner
+        self.seat = seat
+        self.kind: Kind = inner.kind
+
+    def begin(self, round_: Round, agent: AgentState) -> None:
+        self.inner.begin(round_, agent)
+
+    def next_action(self, vehicle: VehicleState, time_: int) -> Action | None:
+        try:
+            return self.inner.next_action(vehicle, time_)
+        except (IllegalPlan, ExerciseFault) as exc:
+            self.seat.charge(FaultKind.INVALID_PLAN, "plan", None, exc.message)
+            raise AgentFaulted(self.seat) from None
+
+    def stuck(self, vehicle: VehicleState, action: Action, time_: int) -> None:
+        try:
+            self.inner.stuck(vehicle, action, time_)
+        except (IllegalPlan, ExerciseFault) as exc:
+            self.seat.charge(FaultKind.INVALID_PLAN, "plan", None, exc.message)
+            raise AgentFaulted(self.seat) from None
+
+
+def company_of(configuration: ExerciseConfiguration, index: int) -> Company:
+    """Company ``index`` of the configuration as the game's value (speed in km/h)."""
+    spec = configuration.companies[index]
+    return Company(spec.name, tuple(Vehicle(v.name, v.home, v.capacity, v.cost_per_km, v.speed / 1000.0)
+                                    for v in spec.vehicles))
+
+
+def _start(seats: Sequence[Seat], limits: Limits) -> set[int]:
+    """Prepare and start every agent, as the auction's referee does; the seats whose program started."""
+    for seat in seats:
+        seat.prepare(limits)
+    waiting = {seat.index: seat.send_start() for seat in seats if seat.sound and seat.is_program}
+    started = set(waiting)
+    while waiting:
+        indices = list(waiting)
+        first = first_answered([(seats[i].process, waiting[i], seats[i].start_calls()) for i in indices])
+        seats[indices[first]].start(waiting.pop(indices[first]))
+    return started
+
+
+def _seconds(configuration: ExerciseConfiguration) -> Timeouts:
+    """The configuration's limits (as configured: the process allows 1% more)."""
+    setup, plan = (configuration.timeouts_ms[k] / 1000.0 for k in ("setup", "plan"))
+    return Timeouts(setup=min(setup, 3600.0), bid=min(plan, 3600.0), plan=min(plan, 3600.0))
+
+
+class ExerciseReferee:
+    """One round of ``exercise`` on ``configuration`` between the agents of ``sources``."""
+
+    def __init__(self, configuration: ExerciseConfiguration, exercise: Exercise, sources: Sequence[AgentSource],
+                 limits: Limits, params: Sequence[Mapping[str, Any]], end: ReactiveEnd, seed: int) -> None:
+        self.configuration = configuration
+        self.exercise = exercise
+        self.limits = limits
+        self.params = params
+        self.end = end
+        self.seed = seed
+        self.timeouts = _seconds(configuration)
+        self.seats = seats_of(sources, limits, limits.output_kb, Terms(self.timeouts, "logist", True))
+        self.controllers: list[Answers] = []
+        self.round: Round | None = None
+
+    def _setup_call(self, seat: Seat) -> ExerciseSetupCall:
+        return ExerciseSetupCall(
+            self.exercise, seat.index, len(self.seats), self.seed + seat.index, self.params[seat.index],
+            {"setup": self.timeouts.setup, "plan": self.timeouts.plan}, self.configuration.network,
+            exercise_distribution(TaskStream(self.configuration)), company_of(self.configuration, seat.index),
+            path=str(seat.source.path))
+
+    def _play(self) -> None:
+        started = _start(self.seats, self.limits)
+        for seat in self.seats:
+            if not all(s.sound for s in self.seats):
+                return
+            seat.setup(self._setup_call(seat), seat.index in started)
+        if not all(s.sound for s in self.seats):
+            return
+        world = []
+        for seat in self.seats:
+            controller = CONTROLLERS[self.exercise](seat, self.timeouts.plan)
+            self.controllers.append(controller)
+            world.append(Guarded(WORLD_SEATS[self.exercise](controller), seat))
+        self.round = Round(self.configuration, world, [s.source.name for s in self.seats], end=self.end)
+        for controller in self.controllers:
+            controller.round = self.round
+        # a fault: the seat keeps it; the round stops there, as the platform's run does
+        with contextlib.suppress(AgentFaulted):
+            self.round.run()
+
+    def play(self) -> ExerciseRecord:
+        """Play the round; its record, also when the referee itself fails (``referee_error``)."""
+        started = time.monotonic()
+        error: str | None = None
+        try:
+            self._play()
+        except Exception as exc:  # apdp's own failure: recorded, never lost
+            error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"[:4000]
+        finally:
+            outputs = tuple(seat.close() for seat in self.seats)
+        return self._record(outputs, time.monotonic() - started, error)
+
+    def _record(self, outputs: tuple[str, ...], seconds: float, error: str | None) -> ExerciseRecord:
+        faulty = next((s for s in self.seats if s.fault is not None), None)
+        round_ = self.round
+        tb = faulty.details.get("traceback") if faulty is not None else None
+        return ExerciseRecord(
+            self.exercise, self.configuration.source, tuple(s.source.name for s in self.seats),
+            self.end.hours, self.end.acts,
+            tuple(tuple(c.answers) for c in self.controllers) if self.controllers else tuple(() for _ in self.seats),
+            0 if round_ is None else len(round_.events), () if round_ is None else round_.statistics(),
+            None if faulty is None else faulty.fault, tuple(clean_text(o, 1 << 20) for o in outputs), seconds,
+            error, tb if isinstance(tb, str) else None,
+        )
+
+
+def play_exercise(scenario: str | Path | ExerciseConfiguration, agents: Sequence[str | AgentSource], *,
+                  exercise: Exercise | None = None, end: ReactiveEnd | None = None, limits: Limits | None = None,
+                  params: Sequence[Mapping[str, Any]] | None = None, seed: int = 0) -> ExerciseRecord:
+    """Play one round of an exercise configuration (a Logist XML file or its TOML form) and return
+    its record. ``exercise`` overrides the one the file names; ``end`` is the reactive round's end
+    (:class:`ReactiveEnd`'s default); ``params`` one mapping per agent. A bad file, exercise or agent
+    raises :class:`apdp.errors.UserError` (or the file's own one-line error) before any agent starts;
+    an agent's misbehaviour is a fault in the record, never an exception here."""
+    configuration = scenario if isinstance(scenario, ExerciseConfiguration) else read_exercise(scenario)
+    kind = exercise or configuration.exercise
+    if kind is None:
+        raise UserError(f"{configuration.source}: names no exercise (mode= reactive, deliberative or centralized); "
+                        "give one with --exercise")
+    if not agents:
+        raise UserError("no agent to play: name at least one")
+    if len(agents) > len(configuration.companies):
+        raise UserError(f"{len(agents)} agents but {configuration.source} has {len(configuration.companies)} "
+                        "companies: There are more agents than companies ! (play fewer agents)")
+    sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
+    given = list(params) if params is not None else [{} for _ in sources]
+    referee = ExerciseReferee(configuration, kind, sources, limits or Limits(), given, end or ReactiveEnd(), seed)
+    return referee.play()

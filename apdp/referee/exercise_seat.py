@@ -1,0 +1,140 @@
+"""An exercise agent at its seat: the controllers of :mod:`apdp.exercises` (reactive, deliberative,
+centralized) that call the agent in its sandboxed process, through a :class:`apdp.referee.seat.Seat`.
+
+Each call carries the vehicle as the round has it now and is made within the configuration's
+``timeout-plan`` (the platform's limit of every act, plan and planCancelled; the process allows
+1% more, as the platform does). What the agent answers is kept (:attr:`Answers.answers`) for the
+record. A fault (a crash, a timeout, a reply outside the protocol, a value that is no action or
+plan) is charged to the seat, which kills the agent's process, and ends the round: the controller
+raises :class:`AgentFaulted`, as the platform stops its run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from apdp.exercises.centralized import CentralizedPlanCall
+from apdp.exercises.deliberative import CancelCall, PlanCall
+from apdp.exercises.reactive import ActCall
+from apdp.exercises.round import Round
+from apdp.exercises.vehicle import VehicleState
+from apdp.game.exercise import ExerciseVehicle
+from apdp.game.fault import FaultKind
+from apdp.game.plan import Action
+from apdp.game.task import Task
+from apdp.messages.exercise_calls import ActionCall, FleetPlanCall, PlanCancelledCall, VehiclePlanCall
+from apdp.messages.exercise_replies import ActionReply, RouteReply
+from apdp.messages.replies import NotAValue, PlansReply
+from apdp.referee.seat import Seat
+from apdp.sandbox.process import encode_request
+
+
+class AgentFaulted(Exception):
+    """The agent at ``seat`` faulted (its fault is the seat's): the round stops."""
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(f"agent {seat.index} faulted")
+        self.seat = seat
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What an agent answered to one call: ``act`` (one plan of one action), ``plan`` (one plan),
+    ``cancelled`` (no plan) or ``plans`` (one per vehicle)."""
+
+    call: str
+    plans: tuple[tuple[Action, ...], ...] = ()
+
+
+def exercise_vehicle(state: VehicleState) -> ExerciseVehicle:
+    """A vehicle of the round as its agent is told of it."""
+    spec = state.spec
+    return ExerciseVehicle(state.id, spec.name, spec.home, state.city, spec.capacity, spec.cost_per_km,
+                           spec.speed / 1000.0, tuple(sorted(state.carried.values(), key=lambda t: t.id)),
+                           len(state.delivered), state.reward, state.units)
+
+
+@dataclass
+class Answers:
+    """The part every sandboxed controller shares: its seat, the round, the limit, the answers."""
+
+    seat: Seat
+    timeout: float
+    round: Round | None = None
+    answers: list[Answer] = field(default_factory=list)
+
+    def vehicle(self, vehicle_id: int) -> ExerciseVehicle:
+        assert self.round is not None
+        return exercise_vehicle(self.round.agents[self.seat.index].vehicles[vehicle_id])
+
+    def tasks(self) -> tuple[Task, ...]:
+        """The agent's task set now, by id."""
+        assert self.round is not None
+        return tuple(sorted(self.round.agents[self.seat.index].tasks.values(), key=lambda t: t.id))
+
+    def ask(self, call: ActionCall | VehiclePlanCall | PlanCancelledCall | FleetPlanCall,
+            task: Task | None = None) -> object:
+        """The agent's reply to ``call``; on a fault the seat is charged and AgentFaulted raised."""
+        seat = self.seat
+        if not seat.sound:
+            raise AgentFaulted(seat)
+        (result,) = seat.process.request(encode_request(call), ((call.expects, call.timeout),))
+        if seat.account("plan", task, result) is None:
+            raise AgentFaulted(seat)
+        seat.timing["plan"] += result.seconds
+        reply = result.reply
+        if isinstance(reply, NotAValue):
+            self.fault(reply.message, task)
+        return reply
+
+    def fault(self, message: str, task: Task | None = None, kind: FaultKind = FaultKind.INVALID_PLAN) -> NoReturn:
+        """Charge the agent with ``message`` and stop the round."""
+        self.seat.charge(kind, "plan", task, message)
+        raise AgentFaulted(self.seat)
+
+
+class SandboxedReactive(Answers):
+    """A :class:`~apdp.exercises.reactive.ReactiveController` calling ``act`` in the agent's process."""
+
+    def act(self, call: ActCall) -> Action:
+        reply = self.ask(ActionCall(self.vehicle(call.vehicle.id), call.task, self.timeout), call.task)
+        if not isinstance(reply, ActionReply):
+            self.fault("act() returned no action", call.task)
+        self.answers.append(Answer("act", ((reply.action,),)))
+        return reply.action
+
+
+class SandboxedDeliberative(Answers):
+    """A :class:`~apdp.exercises.deliberative.DeliberativeController` calling ``plan`` and
+    ``plan_cancelled`` in the agent's process."""
+
+    def plan(self, call: PlanCall) -> Sequence[Action]:
+        reply = self.ask(VehiclePlanCall(self.vehicle(call.vehicle.id), call.tasks, self.timeout))
+        if not isinstance(reply, RouteReply):
+            self.fault("plan() returned no plan")
+        self.answers.append(Answer("plan", (reply.actions,)))
+        return reply.actions
+
+    def plan_cancelled(self, call: CancelCall) -> None:
+        self.ask(PlanCancelledCall(self.vehicle(call.vehicle.id), self.tasks(), self.timeout))
+        self.answers.append(Answer("cancelled"))
+
+
+class SandboxedCentralized(Answers):
+    """A :class:`~apdp.exercises.centralized.CentralizedController` calling ``plan`` in the agent's process."""
+
+    def plan(self, call: CentralizedPlanCall) -> Sequence[Sequence[Action]]:
+        vehicles = tuple(self.vehicle(v.id) for v in call.vehicles)
+        reply = self.ask(FleetPlanCall(vehicles, call.tasks, self.timeout))
+        if not isinstance(reply, PlansReply):
+            self.fault("plan() returned no plans")
+        self.answers.append(Answer("plans", reply.plans))
+        return reply.plans
+
+
+#: The sandboxed controller of each exercise.
+CONTROLLERS: dict[str, type[Answers]] = {
+    "reactive": SandboxedReactive, "deliberative": SandboxedDeliberative, "centralized": SandboxedCentralized,
+}
