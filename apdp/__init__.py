@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from apdp.game.company import Company, Vehicle
     from apdp.game.deadline import Deadline
     from apdp.game.distribution import TaskDistribution
+    from apdp.game.exercise import ExerciseDistribution, ExerciseVehicle
+    from apdp.game.exercise_agent import CentralizedAgent, DeliberativeAgent, ReactiveAgent
     from apdp.game.fault import Fault, FaultKind
     from apdp.game.plan import (
         Action,
@@ -39,6 +41,11 @@ _HOMES = {
     "Vehicle": "apdp.game.company",
     "Deadline": "apdp.game.deadline",
     "TaskDistribution": "apdp.game.distribution",
+    "ExerciseDistribution": "apdp.game.exercise",
+    "ExerciseVehicle": "apdp.game.exercise",
+    "ReactiveAgent": "apdp.game.exercise_agent",
+    "DeliberativeAgent": "apdp.game.exercise_agent",
+    "CentralizedAgent": "apdp.game.exercise_agent",
     "Fault": "apdp.game.fault",
     "FaultKind": "apdp.game.fault",
     "Action": "apdp.game.plan",
@@ -77,13 +84,18 @@ def __dir__() -> list[str]:
 __all__ = [
     "Action",
     "Agent",
+    "CentralizedAgent",
     "Company",
     "Deadline",
+    "DeliberativeAgent",
     "Deliver",
+    "ExerciseDistribution",
+    "ExerciseVehicle",
     "Fault",
     "FaultKind",
     "Move",
     "Pickup",
+    "ReactiveAgent",
     "Stop",
     "Task",
     "TaskDistribution",
