@@ -116,6 +116,12 @@ def match(
         typer.Option("--secret", "--key", help="The secret, 64 hex digits, the match is derived from "
                                                "(default: your secret file)."),
     ] = None,
+    exercise: Annotated[
+        str | None,
+        typer.Option(help="Play the course's reactive, deliberative or centralized exercise (on --topology, "
+                          "default the course's network) instead of the auction; --scenario FILE plays the "
+                          "exercise a Logist configuration's mode= names."),
+    ] = None,
     *,
     scenario: tuple[Path | None, dict[str, Any]],
     record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
@@ -135,6 +141,12 @@ def match(
 
     names = [n for a in agents for n in a.replace(",", " ").split()]
     scenario_file, overrides = scenario
+    from apdp.cli.exercise import exercise_file, play_exercise_match
+
+    if exercise is not None or exercise_file(scenario_file):
+        with searched_first("APDP_AGENTS", agents_dir):
+            play_exercise_match(exercise, scenario_file, names, topology, record, show_output)
+        return
     spec = load_scenario(scenario_file, {"topology": topology, "seed": seed} | overrides)
 
     from apdp.agents.discovery import find_agent, registry_params

@@ -36,6 +36,10 @@ def new(
     agents_dir: Annotated[
         Path, typer.Option("--agents-dir", help="Folder of your agents.", file_okay=False)
     ] = Path("agents"),
+    exercise: Annotated[
+        str | None, typer.Option(help="Start from the template of the course's reactive, deliberative or "
+                                      "centralized exercise instead of the auction's.")
+    ] = None,
 ) -> None:
     """Write agents/NAME.py from the course's template agent, ready to edit and play."""
     path = agent_path(name, agents_dir)
@@ -48,6 +52,17 @@ def new(
     else:
         raise UserError(f"an agent named {name!r} already exists ({other.path}); choose another name")
     agents_dir.mkdir(parents=True, exist_ok=True)
+    if exercise is not None:
+        from apdp.cli.exercise import exercise_template
+
+        source, template_class = exercise_template(exercise)
+        base = template_class.removesuffix("Template") + "Agent"
+        renamed = source.replace(f"class {template_class}({base}):", f"class {class_name(name)}({base}):", 1)
+        write_atomically(path, renamed)
+        where = "" if agents_dir == Path("agents") else f" --agents-dir {agents_dir}"
+        typer.echo(f"wrote {path} (class {class_name(name)}, the {exercise} exercise's template); play it with")
+        typer.echo(f"  apdp match --exercise {exercise} --agents {name}{where}")
+        return
     write_atomically(path, agent_from_template(name))
     typer.echo(f"wrote {path} (class {class_name(name)}): fill in bid() and plan(), then play it with")
     where = "" if agents_dir == Path("agents") else f" --agents-dir {agents_dir}"

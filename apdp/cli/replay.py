@@ -63,6 +63,14 @@ def replay(
     from apdp.pages.replay import replay_file, write_replay
 
     check_writable(out)
+    from apdp.cli.exercise import read_json, replay_exercise_file
+    from apdp.referee.exercise_record import is_exercise_record
+
+    exercise_data = None if record.is_dir() else read_json(record)
+    if is_exercise_record(exercise_data):
+        replay_exercise_file(record, exercise_data, out)
+        typer.echo(f"replay written to {out}")
+        return
     if record.is_dir():
         if match is None:
             from apdp.tournament.store import STORE_FILE

@@ -159,7 +159,7 @@ class ExerciseReferee:
         round_ = self.round
         tb = faulty.details.get("traceback") if faulty is not None else None
         return ExerciseRecord(
-            self.exercise, self.configuration.source, tuple(s.source.name for s in self.seats),
+            self.exercise, str(Path(self.configuration.source).resolve()), tuple(s.source.name for s in self.seats),
             self.end.hours, self.end.acts,
             tuple(tuple(c.answers) for c in self.controllers) if self.controllers else tuple(() for _ in self.seats),
             0 if round_ is None else len(round_.events), () if round_ is None else round_.statistics(),

@@ -1,0 +1,167 @@
+"""The course's other exercises on the command line: ``apdp match --exercise E`` (or ``--scenario``
+an exercise's configuration), ``apdp verify`` and ``apdp replay`` of an exercise record, ``apdp new
+NAME --exercise E``. The auction's commands call in here when what they are given is an exercise's.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import tomllib
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from apdp.bundled import BUNDLED_AGENTS, BUNDLED_SCENARIOS
+from apdp.errors import UserError
+
+EXERCISES = ("reactive", "deliberative", "centralized")
+#: The course's network of each exercise (its reactive.xml, deliberative.xml, centralized.xml).
+COURSE_NETWORK = {"reactive": "france", "deliberative": "switzerland", "centralized": "england"}
+#: The networks' short names.
+NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england", "nl": "netherlands",
+            "switzerland": "switzerland", "france": "france", "england": "england", "netherlands": "netherlands",
+            "great britain": "england"}
+
+
+def checked_exercise(exercise: str) -> str:
+    """``exercise`` if it is one of the three; UserError naming them otherwise."""
+    if exercise not in EXERCISES:
+        raise UserError(f"--exercise {exercise!r}: choose reactive, deliberative or centralized")
+    return exercise
+
+
+def exercise_file(path: Path | None) -> bool:
+    """Whether ``path`` is an exercise's configuration (a Logist XML whose mode= is one of the three,
+    or an apdp TOML with ``exercise``); False for anything else (the auction's reader judges it)."""
+    if path is None or not path.is_file():
+        return False
+    try:
+        if path.suffix.lower() == ".xml":
+            return ET.parse(path).getroot().get("mode") in EXERCISES
+        if path.suffix.lower() == ".toml":
+            return "exercise" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (ET.ParseError, tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def default_scenario(exercise: str, topology: str | None) -> Path:
+    """The shipped configuration of ``exercise`` on ``topology`` (default: the course's network)."""
+    network = COURSE_NETWORK[exercise] if topology is None else NETWORKS.get(topology.lower())
+    if network is None:
+        raise UserError(f"--topology {topology!r}: an exercise plays on ch, fr, gb or nl (or give --scenario FILE)")
+    path = BUNDLED_SCENARIOS / "exercises" / f"{exercise}_{network}.toml"
+    if not path.is_file():
+        raise UserError(f"{path}: the shipped scenario is missing; reinstall apdp")
+    return path
+
+
+def _print(record: Any) -> None:
+    for s in record.statistics:
+        typer.echo(f"{s.rank}. {s.agent}: {s.total_tasks} tasks, {s.total_distance:g} km, cost {s.total_cost}, "
+                   f"reward {s.total_reward}, profit {s.total_profit}")
+    if record.fault is not None:
+        typer.echo(f"fault: {record.agents[record.fault.agent]} (agent {record.fault.agent}): {record.fault}")
+        typer.echo("the round stopped there, as the Logist platform stops its run")
+
+
+def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequence[str], topology: str | None,
+                        record: Path | None, show_output: bool) -> None:
+    """``apdp match`` of an exercise: play one round, print its statistics, write its record."""
+    from apdp.agents.discovery import find_agent
+    from apdp.exercises.configuration import read_exercise
+    from apdp.files import check_writable
+    from apdp.referee.exercise_round import play_exercise
+    from apdp.referee.record import write_record
+
+    kind = None if exercise is None else checked_exercise(exercise)
+    path = scenario if scenario is not None else default_scenario(kind or "", topology) if kind else None
+    if path is None:
+        raise UserError("give --exercise reactive|deliberative|centralized or --scenario FILE")
+    try:
+        configuration = read_exercise(path)
+    except Exception as exc:  # the reader's own one-line errors (ScenarioError, LogistFileError)
+        raise UserError(str(exc).splitlines()[0] if str(exc) else f"{path}: cannot read it") from None
+    sources = [find_agent(n) for n in names]
+    if record is not None:
+        check_writable(record)
+    kind = kind or configuration.exercise
+    typer.echo(f"{kind} exercise on {configuration.network.name} ({path}): {', '.join(names)}")
+    result = play_exercise(configuration, sources, exercise=kind)  # type: ignore[arg-type]
+    if show_output:
+        for name, output in zip(result.agents, result.outputs, strict=True):
+            typer.echo(f"--- {name} printed:\n{output}")
+    _print(result)
+    if record is not None:
+        write_record(result.to_json(), record)
+        typer.echo(f"record written to {record}")
+    if result.referee_error is not None:
+        typer.echo(f"error: the referee failed (apdp's fault, not an agent's): {result.referee_error}", err=True)
+        raise typer.Exit(1)
+
+
+def verify_exercise_file(file: Path, data: object) -> None:
+    """``apdp verify`` of an exercise record. Exit 0 consistent, 1 not, 2 unreadable."""
+    from apdp.check.exercise_verify import verify_exercise_record
+    from apdp.referee.exercise_record import ExerciseRecordError, exercise_record_from_json
+
+    try:
+        record = exercise_record_from_json(data)
+    except ExerciseRecordError as exc:
+        typer.echo(f"error: {file}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    problems = verify_exercise_record(record)
+    if not problems:
+        typer.echo(f"{file}: valid ({record.exercise} exercise, {record.events} events, {len(record.agents)} agents)")
+        return
+    typer.echo(f"{file}: {len(problems)} problem(s)")
+    for problem in problems:
+        typer.echo(f"- {problem}")
+    raise typer.Exit(1)
+
+
+def replay_exercise_file(file: Path, data: object, out: Path) -> None:
+    """``apdp replay`` of an exercise record: its events, played again, printed and written as a page."""
+    from apdp.check.exercise_verify import replay_exercise
+    from apdp.referee.exercise_record import ExerciseRecordError, exercise_record_from_json
+
+    try:
+        record = exercise_record_from_json(data)
+        replayed = replay_exercise(record)
+    except (ExerciseRecordError, ValueError, OSError) as exc:
+        raise UserError(f"{file}: cannot replay it: {str(exc)[:200]}") from None
+    lines = [f"{record.exercise} exercise, {record.scenario}: {', '.join(record.agents)}"]
+    for event in replayed.round.events:
+        lines.append(f"{event.time / 1e9:10.2f} h  {event.vehicle}: {event.action}")
+    if replayed.stopped is not None:
+        lines.append(f"stopped: {replayed.stopped}")
+    lines += [f"{s.rank}. {s.agent}: profit {s.total_profit} (reward {s.total_reward}, cost {s.total_cost})"
+              for s in record.statistics]
+    for line in lines[:50]:
+        typer.echo(line)
+    if len(lines) > 50:
+        typer.echo(f"... ({len(lines) - 50} more lines in {out})")
+    page = (f"<!doctype html><meta charset='utf-8'><title>{html.escape(lines[0])}</title>"
+            f"<pre>{html.escape(chr(10).join(lines))}</pre>\n")
+    out.write_text(page, encoding="utf-8")
+
+
+def read_json(file: Path) -> object:
+    """The JSON of ``file``, or None when it is not JSON."""
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def exercise_template(exercise: str) -> tuple[str, str]:
+    """The template of ``exercise``: its source and its class's name."""
+    path = BUNDLED_AGENTS / "exercises" / f"{checked_exercise(exercise)}.py"
+    try:
+        return path.read_text(encoding="utf-8"), f"{exercise.capitalize()}Template"
+    except OSError as exc:
+        raise UserError(f"cannot read the {exercise} template {path} ({exc.strerror}); reinstall apdp") from None
