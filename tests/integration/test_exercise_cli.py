@@ -1,0 +1,56 @@
+"""A Python agent of each exercise plays from its template through the CLI (issue 33): apdp new
+--exercise, apdp match --exercise --record, apdp verify and apdp replay of its record; bad input is
+one line naming the thing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.command import apdp
+from tests.exercise_runs import CONFIG
+
+
+@pytest.mark.parametrize(("exercise", "figures"), [
+    ("reactive", None),
+    ("deliberative", "10 tasks, 5180 km, cost 25900, reward 537186, profit 511286"),  # the platform's 01_template
+    ("centralized", "30 tasks, 13746.2 km, cost 68731, reward 1803743, profit 1735012"),  # 01_template_naive
+])
+def test_a_template_agent_plays_its_exercise(tmp_path: Path, exercise: str, figures: str | None) -> None:
+    made = apdp("new", "mine", "--exercise", exercise, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    played = apdp("match", "--exercise", exercise, "--agents", "mine", "--record", "rec.json", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "1. mine:" in played.stdout and "fault" not in played.stdout
+    if figures is not None:
+        assert figures in played.stdout
+    record = json.loads((tmp_path / "rec.json").read_text())
+    assert record["format"] == "apdp-exercise-record/1" and record["exercise"] == exercise
+    checked = apdp("verify", "rec.json", cwd=tmp_path)
+    assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout + checked.stderr
+    shown = apdp("replay", "rec.json", "-o", "rep.html", cwd=tmp_path)
+    assert shown.returncode == 0 and "Vehicle 1" in shown.stdout and (tmp_path / "rep.html").is_file()
+    record["statistics"][0]["total_profit"] += 1
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    tampered = apdp("verify", "bad.json", cwd=tmp_path)
+    assert tampered.returncode == 1 and "statistics differ" in tampered.stdout
+
+
+def test_a_logist_configuration_names_its_exercise(tmp_path: Path) -> None:
+    apdp("new", "mine", "--exercise", "deliberative", cwd=tmp_path)
+    played = apdp("match", "--scenario", str(CONFIG / "deliberative.xml"), "-a", "mine,mine", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "6 tasks" in played.stdout and "4 tasks" in played.stdout  # the platform's 04_template_x2
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["match", "--exercise", "foo", "-a", "x"], "--exercise 'foo': choose reactive, deliberative or centralized"),
+    (["match", "--exercise", "reactive", "--topology", "mars", "-a", "x"], "--topology 'mars'"),
+    (["new", "x", "--exercise", "bar"], "--exercise 'bar'"),
+])
+def test_bad_input_is_one_line(tmp_path: Path, args: list[str], says: str) -> None:
+    done = apdp(*args, cwd=tmp_path)
+    assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

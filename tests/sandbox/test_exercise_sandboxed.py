@@ -1,0 +1,127 @@
+"""Exercise agents in their sandboxed processes (issue 33): scripted agents reproduce the platform's
+reference runs exactly through the referee; hostile agents are faulted and the referee survives;
+records round-trip and verify catches a tampered one."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from apdp.agents.discovery import AgentSource
+from apdp.check.exercise_verify import replay_exercise, verify_exercise_record
+from apdp.exercises.configuration import read_exercise
+from apdp.exercises.history import read_history
+from apdp.game.fault import FaultKind
+from apdp.referee.exercise_record import ExerciseRecord, exercise_record_from_json
+from apdp.referee.exercise_round import play_exercise
+from tests.exercise_runs import CONFIG, RUNS, deliberative_plans, vehicle_actions
+
+SCRIPTED_DELIBERATIVE = '''
+from apdp import Deliver, DeliberativeAgent, Move, Pickup
+
+def _action(a):
+    return Move(a[1]) if a[0] == "move" else Pickup(a[1]) if a[0] == "pickup" else Deliver(a[1])
+
+class Scripted(DeliberativeAgent):
+    def setup(self, topology, distribution, company):
+        self.plans, self.n = self.params["plans"], 0
+
+    def plan(self, vehicle, tasks):
+        self.n += 1
+        return [_action(a) for a in self.plans[self.n - 1]]
+'''
+
+SCRIPTED_CENTRALIZED = '''
+from apdp import CentralizedAgent, Deliver, Move, Pickup
+
+def _action(a):
+    return Move(a[1]) if a[0] == "move" else Pickup(a[1]) if a[0] == "pickup" else Deliver(a[1])
+
+class Scripted(CentralizedAgent):
+    def plan(self, vehicles, tasks):
+        return [[_action(a) for a in self.params["plans"].get(v.name, [])] for v in vehicles]
+'''
+
+HOSTILE = {
+    "crash": "raise RuntimeError('boom')",
+    "hang": "import time\n        time.sleep(30)",
+    "garbage": "return 'garbage'",
+    "illegal": "return Move(vehicle.city)",  # not a neighbour: the platform's IllegalPlanException
+    "exits": "import os\n        os._exit(3)",
+}
+
+
+def _agent(tmp_path: Path, name: str, source: str) -> AgentSource:
+    path = tmp_path / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    return AgentSource(name, path)
+
+
+def _actions_json(actions: list) -> list:
+    return [a.to_json() for a in actions]
+
+
+@pytest.mark.parametrize(("run", "names"), [("06_probe_seq_x2", ["dprobe-seq", "dprobe-seq"]),
+                                            ("07_probe_overload_vs_seq", ["dprobe-overload", "dprobe-seq"])])
+def test_sandboxed_deliberative_agents_reproduce_the_platform(tmp_path: Path, run: str, names: list[str]) -> None:
+    configuration = read_exercise(CONFIG / "deliberative.xml")
+    plans = deliberative_plans(RUNS / "deliberative" / run)
+    sources, params = [], []
+    for i, name in enumerate(names):
+        (tmp_path / str(i)).mkdir()
+        sources.append(_agent(tmp_path / str(i), name, SCRIPTED_DELIBERATIVE))
+        params.append({"plans": [_actions_json(p) for p in plans[configuration.companies[i].vehicles[0].name]]})
+    record = play_exercise(configuration, sources, exercise="deliberative", params=params)
+    played = read_history(RUNS / "deliberative" / run / "history.xml")
+    assert record.fault is None and record.referee_error is None
+    assert record.statistics == played.statistics
+    assert record.events == len(played.events)
+    assert replay_exercise(record).round.events == list(played.events)
+    assert verify_exercise_record(record) == []
+
+
+def test_sandboxed_centralized_agents_reproduce_the_platform(tmp_path: Path) -> None:
+    run = RUNS / "centralized" / "04_two_agents"
+    played = read_history(run / "history.xml")
+    actions = {v: _actions_json(a) for v, a in vehicle_actions(played).items()}
+    sources = []
+    for name in ("cprobe-naive", "cprobe-round-robin"):
+        (tmp_path / name).mkdir()
+        sources.append(_agent(tmp_path / name, name, SCRIPTED_CENTRALIZED))
+    record = play_exercise(CONFIG / "centralized_2co.xml", sources, exercise="centralized",
+                           params=[{"plans": actions}, {"plans": actions}])
+    assert record.fault is None
+    assert record.statistics == played.statistics
+    assert replay_exercise(record).round.events == list(played.events)
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_hostile_reactive_agent_is_faulted_and_the_referee_survives(tmp_path: Path, kind: str) -> None:
+    source = ("from apdp import Move, Pickup, ReactiveAgent\n\nclass Hostile(ReactiveAgent):\n"
+              "    def act(self, vehicle, task):\n        " + HOSTILE[kind] + "\n")
+    configuration = dataclasses.replace(read_exercise(CONFIG / "reactive.xml"),
+                                        timeouts_ms={"setup": 10_000, "plan": 1_000})
+    record = play_exercise(configuration, [_agent(tmp_path, "hostile", source)], exercise="reactive")
+    assert record.referee_error is None and record.fault is not None
+    expected = {"crash": FaultKind.EXCEPTION, "hang": FaultKind.TIMEOUT, "garbage": FaultKind.INVALID_PLAN,
+                "illegal": FaultKind.INVALID_PLAN, "exits": FaultKind.PROCESS_DIED}[kind]
+    assert record.fault.kind == expected, record.fault
+    if kind == "illegal":
+        assert "not a neighbor" in record.fault.message
+    assert verify_exercise_record(record) == []  # the replay stops where the round did
+
+
+def test_a_record_round_trips_and_a_tampered_one_is_caught(tmp_path: Path) -> None:
+    from apdp.bundled import BUNDLED_AGENTS
+
+    record = play_exercise(CONFIG / "deliberative.xml", [str(BUNDLED_AGENTS / "exercises" / "deliberative.py")])
+    assert (record.statistics[0].total_cost, record.statistics[0].total_profit) == (25900, 511286)  # the platform's
+    data = json.loads(json.dumps(record.to_json()))
+    assert exercise_record_from_json(data) == record and data["schema"] == 1
+    data["statistics"][0]["total_profit"] += 1
+    assert verify_exercise_record(exercise_record_from_json(data))
+    tampered: ExerciseRecord = dataclasses.replace(record, answers=((),))
+    assert verify_exercise_record(tampered)
