@@ -15,6 +15,7 @@ from apdp.check.exercise_verify import replay_exercise, verify_exercise_record
 from apdp.exercises.configuration import read_exercise
 from apdp.exercises.history import read_history
 from apdp.game.fault import FaultKind
+from apdp.game.plan import Action
 from apdp.referee.exercise_record import ExerciseRecord, exercise_record_from_json
 from apdp.referee.exercise_round import play_exercise
 from tests.exercise_runs import CONFIG, RUNS, deliberative_plans, vehicle_actions
@@ -60,7 +61,7 @@ def _agent(tmp_path: Path, name: str, source: str) -> AgentSource:
     return AgentSource(name, path)
 
 
-def _actions_json(actions: list) -> list:
+def _actions_json(actions: list[Action]) -> list[list[object]]:
     return [a.to_json() for a in actions]
 
 
