@@ -21,6 +21,7 @@ import numpy as np
 from apdp.game.company import Company, Vehicle
 from apdp.game.deadline import Deadline
 from apdp.game.distribution import TaskDistribution
+from apdp.game.params import read_param
 from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.game.topology import Topology
@@ -68,12 +69,4 @@ class Agent:
 
     def param(self, name: str, default: T) -> T:
         """The parameter ``name`` converted to the type of ``default``, or ``default`` if unset."""
-        if name not in self.params:
-            return default
-        value = self.params[name]
-        try:
-            return type(default)(value)  # type: ignore[call-arg]
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"parameter {name!r} must be a {type(default).__name__}, got {value!r}"
-            ) from None
+        return read_param(self.params, name, default)
