@@ -38,7 +38,9 @@ PARSE_CHARS = 256 * 1024
 #: ``class NAME(`` at the start of a line, and the word ``Agent``: code that does not parse defines an
 #: agent when a class's parentheses (up to the first ``)``, then ``:``) hold that word.
 _CLASS_OPEN = re.compile(r"^class\s++\w++\s*+\(", re.MULTILINE)
-_AGENT_WORD = re.compile(r"\bAgent\b")
+_AGENT_WORD = re.compile(r"\b(?:Reactive|Deliberative|Centralized)?Agent\b")
+#: The classes an agent derives from: the auction's, and those of the course's other exercises.
+AGENT_BASES = frozenset({"Agent", "ReactiveAgent", "DeliberativeAgent", "CentralizedAgent"})
 _CLOSE = re.compile(r"\)")
 _CLOSE_COLON = re.compile(r"\)\s*+:")
 
@@ -66,7 +68,8 @@ def code_blocks(reply: str) -> list[str]:
 
 
 def defines_agent(code: str) -> bool:
-    """Whether ``code`` defines a class deriving from ``Agent`` (``apdp.Agent`` or imported name).
+    """Whether ``code`` defines a class deriving from ``Agent`` (``apdp.Agent`` or imported name), or
+    from one of the exercises' agent classes (``ReactiveAgent``, ``DeliberativeAgent``, ``CentralizedAgent``).
 
     (A chain of subclasses always starts with one such class.) Code with a syntax error is judged
     by a plain text search, so that the check can report the error; so is code longer than
@@ -79,7 +82,7 @@ def defines_agent(code: str) -> bool:
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # nested too deeply for the parser, too
         return _names_agent(code)
     return any(
-        _base_name(base) == "Agent" for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
+        _base_name(base) in AGENT_BASES for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
     )
 
 
@@ -95,7 +98,7 @@ def _names_agent(code: str) -> bool:
             return False  # no ")" after this class, nor after any later one
         if end != closed_at:
             closed_at, colon = end, _CLOSE_COLON.match(code, end) is not None
-        if colon and agent(opened.end()) + len("Agent") <= end:
+        if colon and agent(opened.end()) < end:
             return True
     return False
 

@@ -4,6 +4,7 @@ the agent API that apdp ships."""
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
@@ -57,4 +58,7 @@ def test_each_prompt_names_the_shipped_agent_class(exercise: str) -> None:
     text = exercise_prompt(exercise, TEMPLATE).text
     for method in methods:
         assert hasattr(cls, method), f"the prompt tells the agent to write {name}.{method}"
-        assert re.search(rf"`{method}\(self", text), method
+        written = re.search(rf"`{method}\(self(?P<args>[^)]*)\)", text)
+        assert written, method
+        said = [a.strip() for a in written.group("args").split(",") if a.strip()]
+        assert said == list(inspect.signature(getattr(cls, method)).parameters)[1:], f"{name}.{method}: {said}"
