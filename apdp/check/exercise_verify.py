@@ -78,7 +78,7 @@ def replay_exercise(record: ExerciseRecord) -> Replayed:
     """Play ``record``'s round again from its answers (the configuration is read from its path)."""
     configuration = read_exercise(record.scenario)
     scripts = [Scripted(i, iter(a)) for i, a in enumerate(record.answers)]
-    seats: list[Seat] = [_SEATS[record.exercise](s) for s in scripts]
+    seats: list[Seat] = [_SEATS[kind](s) for kind, s in zip(record.agent_kinds, scripts, strict=True)]
     round_ = Round(configuration, seats, list(record.agents), end=ReactiveEnd(record.end_hours, record.end_acts))
     stopped, agent = None, None
     try:

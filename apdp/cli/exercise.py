@@ -69,13 +69,32 @@ def _print(record: Any) -> None:
         typer.echo("the round stopped there, as the Logist platform stops its run")
 
 
+def reactive_end(hours: float | None, acts: int | None) -> Any:
+    """The reactive round's end of ``--hours`` and ``--acts`` (apdp's default, 1000 simulated hours,
+    when neither is given; either alone bounds the round by itself)."""
+    from apdp.exercises.round import ReactiveEnd
+
+    if hours is not None and not (0 < hours < float("inf")):
+        raise UserError(f"--hours {hours:g}: give a positive number of simulated hours")
+    if acts is not None and acts < 1:
+        raise UserError(f"--acts {acts}: give a positive number of act calls")
+    return ReactiveEnd() if hours is None and acts is None else ReactiveEnd(hours, acts)
+
+
+def _end_text(end: Any) -> str:
+    bounds = ([f"{end.hours:g} simulated hours"] if end.hours is not None else []) + (
+        [f"{end.acts} act calls"] if end.acts is not None else [])
+    return " or ".join(bounds)
+
+
 def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequence[str], topology: str | None,
-                        record: Path | None, show_output: bool) -> None:
+                        record: Path | None, show_output: bool, hours: float | None = None,
+                        acts: int | None = None) -> None:
     """``apdp match`` of an exercise: play one round, print its statistics, write its record."""
     from apdp.agents.discovery import find_agent
     from apdp.exercises.configuration import read_exercise
     from apdp.files import check_writable
-    from apdp.referee.exercise_round import play_exercise
+    from apdp.referee.exercise_round import agents_kinds, play_exercise
     from apdp.referee.record import write_record
 
     kind = None if exercise is None else checked_exercise(exercise)
@@ -90,8 +109,18 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     if record is not None:
         check_writable(record)
     kind = kind or configuration.exercise
-    typer.echo(f"{kind} exercise on {configuration.network.name} ({path}): {', '.join(names)}")
-    result = play_exercise(configuration, sources, exercise=kind)  # type: ignore[arg-type]
+    kinds = agents_kinds(sources, kind)  # type: ignore[arg-type]
+    kind = kind or next((k for k in kinds if k is not None), None)
+    if kind is None:
+        raise UserError(f"{path}: names no exercise (mode= reactive, deliberative or centralized) and its agents "
+                        "do not say theirs; give one with --exercise")
+    end = reactive_end(hours, acts)
+    if (hours is not None or acts is not None) and "reactive" not in kinds:
+        raise UserError("--hours and --acts end a reactive round; no agent of this one is reactive")
+    shown = ", ".join(n if k in (kind, None) else f"{n} ({k})" for n, k in zip(names, kinds, strict=True))
+    until = f", until {_end_text(end)}" if "reactive" in kinds else ""
+    typer.echo(f"{kind} exercise on {configuration.network.name} ({path}): {shown}{until}")
+    result = play_exercise(configuration, sources, exercise=kind, end=end)  # type: ignore[arg-type]
     if show_output:
         for name, output in zip(result.agents, result.outputs, strict=True):
             typer.echo(f"--- {name} printed:\n{output}")

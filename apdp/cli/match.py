@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from apdp.cli.options import options_of
+from apdp.errors import UserError
 from apdp.files import check_writable
 from apdp.lookup import searched_first
 from apdp.secret import parse_secret
@@ -122,6 +123,15 @@ def match(
                           "default the course's network) instead of the auction; --scenario FILE plays the "
                           "exercise a Logist configuration's mode= names."),
     ] = None,
+    hours: Annotated[
+        float | None,
+        typer.Option(help="Reactive exercise: no act call at or after this simulated hour (default 1000, "
+                          "unless --acts is given; the platform's headless run never ends)."),
+    ] = None,
+    acts: Annotated[
+        int | None,
+        typer.Option(help="Reactive exercise: stop after this many act calls over all agents."),
+    ] = None,
     *,
     scenario: tuple[Path | None, dict[str, Any]],
     record: Annotated[Path | None, typer.Option(help="Write the match record (JSON) here.")] = None,
@@ -145,8 +155,10 @@ def match(
 
     if exercise is not None or exercise_file(scenario_file):
         with searched_first("APDP_AGENTS", agents_dir):
-            play_exercise_match(exercise, scenario_file, names, topology, record, show_output)
+            play_exercise_match(exercise, scenario_file, names, topology, record, show_output, hours, acts)
         return
+    if hours is not None or acts is not None:
+        raise UserError("--hours and --acts end a reactive exercise's round; this is an auction match")
     spec = load_scenario(scenario_file, {"topology": topology, "seed": seed} | overrides)
 
     from apdp.agents.discovery import find_agent, registry_params

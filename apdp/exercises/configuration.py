@@ -44,12 +44,14 @@ suffix; ``scenarios/exercises/`` ships the course's on the four networks)::
     capacity = 30                  # whole numbers, as the platform reads them
     cost_per_km = 5
     speed = 220                    # km/h; 120 when absent
+    [agents.my-agent]              # parameters of agent my-agent (over its params.toml's)
+    discount = 0.9
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -112,6 +114,9 @@ class ExerciseConfiguration:
     #: The exercise the file names (the XML's ``mode=``, which the platform never reads; a TOML
     #: file's ``exercise``); None when it names none of the three.
     exercise: Exercise | None = None
+    #: Agents' parameters by agent name (a TOML file's ``[agents.NAME]``, as an auction scenario's;
+    #: a Logist XML's ``<agents>`` is not read, as the auction does not read it).
+    agent_params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_exercise(path: str | Path) -> ExerciseConfiguration:
@@ -176,6 +181,7 @@ class _ExerciseFile(BaseModel):
     timeouts: _Timeouts = _Timeouts()
     laws: dict[str, dict[str, Any]]
     companies: list[_Company] = Field(min_length=1)
+    agents: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @field_validator("laws")
     @classmethod
@@ -233,4 +239,4 @@ def read_exercise_toml(path: Path) -> ExerciseConfiguration:
                                                                road_units(v.speed)) for v in c.vehicles)))
     timeouts = {"setup": round(spec.timeouts.setup * 1000), "plan": round(spec.timeouts.plan * 1000)}
     return ExerciseConfiguration(str(path), network, LogistTopology.of(network), spec.tasks, laws, tuple(companies),
-                                 timeouts, spec.exercise)
+                                 timeouts, spec.exercise, spec.agents)

@@ -6,8 +6,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-Phase = Literal["setup", "bid", "auction_result", "plan"]
+Phase = Literal["setup", "bid", "auction_result", "plan", "act", "plan_cancelled"]
+#: The auction's phases.
 PHASES: tuple[Phase, ...] = ("setup", "bid", "auction_result", "plan")
+#: The phases of the course's other exercises: the call that faulted (reactive ``act``, a deliberative
+#: or centralized ``plan``, a deliberative ``plan_cancelled``), or the agent's ``setup``.
+EXERCISE_PHASES: tuple[Phase, ...] = ("setup", "act", "plan", "plan_cancelled")
 
 
 class FaultKind(StrEnum):

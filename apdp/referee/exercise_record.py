@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apdp.exercises.history import AgentStatistics
-from apdp.game.fault import PHASES, Fault, FaultKind
+from apdp.game.fault import EXERCISE_PHASES, Fault, FaultKind
 from apdp.game.plan import action_from_json
 from apdp.referee.exercise_seat import Answer
 
@@ -46,6 +46,13 @@ class ExerciseRecord:
     referee_error: str | None = None
     traceback: str | None = None
     schema: int = EXERCISE_SCHEMA
+    #: The exercise each agent played (its own kind: kinds may be mixed); empty: all ``exercise``.
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def agent_kinds(self) -> tuple[str, ...]:
+        """The exercise each agent played."""
+        return self.kinds or (self.exercise,) * len(self.agents)
 
     @property
     def winner(self) -> str | None:
@@ -57,7 +64,8 @@ class ExerciseRecord:
     def to_json(self) -> dict[str, Any]:
         return {
             "format": EXERCISE_FORMAT, "schema": self.schema, "exercise": self.exercise, "scenario": self.scenario,
-            "agents": list(self.agents), "end": {"hours": self.end_hours, "acts": self.end_acts},
+            "agents": list(self.agents), "kinds": list(self.agent_kinds),
+            "end": {"hours": self.end_hours, "acts": self.end_acts},
             "answers": [[_answer_json(a) for a in agent] for agent in self.answers], "events": self.events,
             "statistics": [_statistics_json(s) for s in self.statistics],
             "fault": None if self.fault is None else self.fault.to_json(), "traceback": self.traceback,
@@ -84,9 +92,19 @@ def _answer(value: Any) -> Answer:
 def _fault(value: Any) -> Fault | None:
     if value is None:
         return None
-    if value["phase"] not in PHASES:
+    if value["phase"] not in EXERCISE_PHASES:
         raise ExerciseRecordError(f"a fault in an unknown phase {str(value['phase'])[:40]!r}")
     return Fault(int(value["agent"]), FaultKind(value["kind"]), value["phase"], value["task"], str(value["message"]))
+
+
+def _kinds(value: Any, agents: int) -> tuple[str, ...]:
+    """The record's ``kinds`` (absent in the first records: every agent played the exercise)."""
+    if value is None:
+        return ()
+    kinds = tuple(str(k) for k in value)
+    if len(kinds) != agents or any(k not in ("reactive", "deliberative", "centralized") for k in kinds):
+        raise ExerciseRecordError(f"its kinds {str(value)[:80]} are not one exercise per agent")
+    return kinds
 
 
 def is_exercise_record(data: object) -> bool:
@@ -109,7 +127,7 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
             tuple(tuple(_answer(a) for a in agent) for agent in data["answers"]), int(data["events"]),
             tuple(AgentStatistics(**s) for s in data["statistics"]), _fault(data["fault"]),
             tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
-            data.get("traceback"), int(data["schema"]),
+            data.get("traceback"), int(data["schema"]), _kinds(data.get("kinds"), len(data["agents"])),
         )
     except ExerciseRecordError:
         raise

@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from apdp.agents.discovery import AgentSource, find_agent
+from apdp.agents.discovery import AgentSource, find_agent, registry_params
+from apdp.agents.exercise_kind import agent_kind
 from apdp.errors import UserError
 from apdp.exercises.centralized import CentralizedSeat
-from apdp.exercises.configuration import Exercise, ExerciseConfiguration, read_exercise
+from apdp.exercises.configuration import EXERCISES, Exercise, ExerciseConfiguration, read_exercise
 from apdp.exercises.deliberative import DeliberativeSeat
 from apdp.exercises.distribution import TaskStream
 from apdp.exercises.reactive import ReactiveSeat
@@ -31,8 +32,9 @@ from apdp.exercises.round import Seat as WorldSeat
 from apdp.exercises.vehicle import VehicleState
 from apdp.exercises.verifier import ExerciseFault, IllegalPlan
 from apdp.game.company import Company, Vehicle
-from apdp.game.fault import FaultKind
+from apdp.game.fault import FaultKind, Phase
 from apdp.game.plan import Action
+from apdp.lookup import normalise_name
 from apdp.messages.exercise_calls import ExerciseSetupCall
 from apdp.referee.exercise_record import ExerciseRecord
 from apdp.referee.exercise_seat import CONTROLLERS, AgentFaulted, Answers
@@ -54,6 +56,8 @@ class Guarded:
         self.inner = inner
         self.seat = seat
         self.kind: Kind = inner.kind
+        #: The call whose answer an illegal action comes from (a reactive agent's act, another's plan).
+        self.phase: Phase = "act" if inner.kind == "reactive" else "plan"
 
     def begin(self, round_: Round, agent: AgentState) -> None:
         self.inner.begin(round_, agent)
@@ -62,14 +66,14 @@ class Guarded:
         try:
             return self.inner.next_action(vehicle, time_)
         except (IllegalPlan, ExerciseFault) as exc:
-            self.seat.charge(FaultKind.INVALID_PLAN, "plan", None, exc.message)
+            self.seat.charge(FaultKind.INVALID_PLAN, self.phase, None, exc.message)
             raise AgentFaulted(self.seat) from None
 
     def stuck(self, vehicle: VehicleState, action: Action, time_: int) -> None:
         try:
             self.inner.stuck(vehicle, action, time_)
         except (IllegalPlan, ExerciseFault) as exc:
-            self.seat.charge(FaultKind.INVALID_PLAN, "plan", None, exc.message)
+            self.seat.charge(FaultKind.INVALID_PLAN, self.phase, None, exc.message)
             raise AgentFaulted(self.seat) from None
 
 
@@ -100,12 +104,15 @@ def _seconds(configuration: ExerciseConfiguration) -> Timeouts:
 
 
 class ExerciseReferee:
-    """One round of ``exercise`` on ``configuration`` between the agents of ``sources``."""
+    """One round of ``exercise`` on ``configuration`` between the agents of ``sources``, agent i
+    playing ``kinds[i]`` (its own kind, as on the platform: kinds may be mixed)."""
 
     def __init__(self, configuration: ExerciseConfiguration, exercise: Exercise, sources: Sequence[AgentSource],
-                 limits: Limits, params: Sequence[Mapping[str, Any]], end: ReactiveEnd, seed: int) -> None:
+                 limits: Limits, params: Sequence[Mapping[str, Any]], end: ReactiveEnd, seed: int,
+                 kinds: Sequence[Exercise] | None = None) -> None:
         self.configuration = configuration
         self.exercise = exercise
+        self.kinds: tuple[Exercise, ...] = tuple(kinds) if kinds is not None else (exercise,) * len(sources)
         self.limits = limits
         self.params = params
         self.end = end
@@ -117,7 +124,7 @@ class ExerciseReferee:
 
     def _setup_call(self, seat: Seat) -> ExerciseSetupCall:
         return ExerciseSetupCall(
-            self.exercise, seat.index, len(self.seats), self.seed + seat.index, self.params[seat.index],
+            self.kinds[seat.index], seat.index, len(self.seats), self.seed + seat.index, self.params[seat.index],
             {"setup": self.timeouts.setup, "plan": self.timeouts.plan}, self.configuration.network,
             exercise_distribution(TaskStream(self.configuration)), company_of(self.configuration, seat.index),
             path=str(seat.source.path))
@@ -132,9 +139,10 @@ class ExerciseReferee:
             return
         world = []
         for seat in self.seats:
-            controller = CONTROLLERS[self.exercise](seat, self.timeouts.plan)
+            kind = self.kinds[seat.index]
+            controller = CONTROLLERS[kind](seat, self.timeouts.plan)
             self.controllers.append(controller)
-            world.append(Guarded(WORLD_SEATS[self.exercise](controller), seat))
+            world.append(Guarded(WORLD_SEATS[kind](controller), seat))
         self.round = Round(self.configuration, world, [s.source.name for s in self.seats], end=self.end)
         for controller in self.controllers:
             controller.round = self.round
@@ -164,29 +172,66 @@ class ExerciseReferee:
             tuple(tuple(c.answers) for c in self.controllers) if self.controllers else tuple(() for _ in self.seats),
             0 if round_ is None else len(round_.events), () if round_ is None else round_.statistics(),
             None if faulty is None else faulty.fault, tuple(clean_text(o, 1 << 20) for o in outputs), seconds,
-            error, tb if isinstance(tb, str) else None,
+            error, tb if isinstance(tb, str) else None, kinds=self.kinds,
         )
+
+
+def agents_kinds(sources: Sequence[AgentSource], exercise: Exercise | None) -> tuple[Exercise | None, ...]:
+    """The exercise each agent plays: its own kind (:func:`apdp.agents.exercise_kind.agent_kind`), as
+    the platform gives each agent the behaviour its class implements; ``exercise`` for an agent whose
+    kind cannot be told or is the auction's (its setup then says what it plays)."""
+    kinds: list[Exercise | None] = []
+    for source in sources:
+        own = agent_kind(Path(source.path))
+        kinds.append(next((e for e in EXERCISES if e == own), exercise))
+    return tuple(kinds)
+
+
+def agents_params(configuration: ExerciseConfiguration, sources: Sequence[AgentSource],
+                  registry: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Each agent's parameters, as an auction's agents get theirs: its table of ``params.toml`` in the
+    agents' folders (``registry``; read here when None), overridden by the configuration's own
+    (``[agents.NAME]`` of a TOML scenario)."""
+    registry = registry_params() if registry is None else registry
+    out = []
+    for source in sources:
+        params: dict[str, Any] = {}
+        for tables in (registry, configuration.agent_params):
+            for name, table in tables.items():
+                if normalise_name(name) == normalise_name(source.name):
+                    params.update(table)
+        out.append(params)
+    return out
 
 
 def play_exercise(scenario: str | Path | ExerciseConfiguration, agents: Sequence[str | AgentSource], *,
                   exercise: Exercise | None = None, end: ReactiveEnd | None = None, limits: Limits | None = None,
-                  params: Sequence[Mapping[str, Any]] | None = None, seed: int = 0) -> ExerciseRecord:
+                  params: Sequence[Mapping[str, Any]] | None = None, seed: int = 0,
+                  kinds: Sequence[Exercise] | None = None) -> ExerciseRecord:
     """Play one round of an exercise configuration (a Logist XML file or its TOML form) and return
-    its record. ``exercise`` overrides the one the file names; ``end`` is the reactive round's end
-    (:class:`ReactiveEnd`'s default); ``params`` one mapping per agent. A bad file, exercise or agent
+    its record. ``exercise`` overrides the one the file names; each agent plays its own kind
+    (:func:`agents_kinds`; ``kinds`` says it instead), so kinds may be mixed, as on the platform;
+    ``end`` is the reactive round's end (:class:`ReactiveEnd`'s default: 1000 simulated hours);
+    ``params`` one mapping per agent (default: :func:`agents_params`). A bad file, exercise or agent
     raises :class:`apdp.errors.UserError` (or the file's own one-line error) before any agent starts;
     an agent's misbehaviour is a fault in the record, never an exception here."""
     configuration = scenario if isinstance(scenario, ExerciseConfiguration) else read_exercise(scenario)
-    kind = exercise or configuration.exercise
-    if kind is None:
-        raise UserError(f"{configuration.source}: names no exercise (mode= reactive, deliberative or centralized); "
-                        "give one with --exercise")
     if not agents:
         raise UserError("no agent to play: name at least one")
     if len(agents) > len(configuration.companies):
         raise UserError(f"{len(agents)} agents but {configuration.source} has {len(configuration.companies)} "
                         "companies: There are more agents than companies ! (play fewer agents)")
     sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
-    given = list(params) if params is not None else [{} for _ in sources]
-    referee = ExerciseReferee(configuration, kind, sources, limits or Limits(), given, end or ReactiveEnd(), seed)
+    named = exercise or configuration.exercise
+    own = tuple(kinds) if kinds is not None else agents_kinds(sources, named)
+    kind = named or next((k for k in own if k is not None), None)
+    if kind is None:
+        raise UserError(f"{configuration.source}: names no exercise (mode= reactive, deliberative or centralized); "
+                        "give one with --exercise")
+    played: tuple[Exercise, ...] = tuple(k or kind for k in own)
+    if len(played) != len(sources):
+        raise UserError(f"{len(played)} kinds for {len(sources)} agents")
+    given = list(params) if params is not None else agents_params(configuration, sources)
+    referee = ExerciseReferee(configuration, kind, sources, limits or Limits(), given, end or ReactiveEnd(), seed,
+                              played)
     return referee.play()

@@ -11,6 +11,7 @@ raises :class:`AgentFaulted`, as the platform stops its run.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -21,7 +22,7 @@ from apdp.exercises.reactive import ActCall
 from apdp.exercises.round import Round
 from apdp.exercises.vehicle import VehicleState
 from apdp.game.exercise import ExerciseVehicle
-from apdp.game.fault import FaultKind
+from apdp.game.fault import FaultKind, Phase
 from apdp.game.plan import Action
 from apdp.game.task import Task
 from apdp.messages.exercise_calls import ActionCall, FleetPlanCall, PlanCancelledCall, VehiclePlanCall
@@ -64,6 +65,8 @@ class Answers:
     timeout: float
     round: Round | None = None
     answers: list[Answer] = field(default_factory=list)
+    #: The call being answered (a fault is in it): act, plan or plan_cancelled.
+    phase: Phase = "plan"
 
     def vehicle(self, vehicle_id: int) -> ExerciseVehicle:
         assert self.round is not None
@@ -80,8 +83,12 @@ class Answers:
         seat = self.seat
         if not seat.sound:
             raise AgentFaulted(seat)
+        self.phase = "act" if isinstance(call, ActionCall) else (
+            "plan_cancelled" if isinstance(call, PlanCancelledCall) else "plan")
         (result,) = seat.process.request(encode_request(call), ((call.expects, call.timeout),))
-        if seat.account("plan", task, result) is None:
+        if seat.account("plan", task, result) is None:  # its CPU counts as the auction's plan phase
+            if seat.fault is not None:
+                seat.fault = dataclasses.replace(seat.fault, phase=self.phase)
             raise AgentFaulted(seat)
         seat.timing["plan"] += result.seconds
         reply = result.reply
@@ -91,7 +98,7 @@ class Answers:
 
     def fault(self, message: str, task: Task | None = None, kind: FaultKind = FaultKind.INVALID_PLAN) -> NoReturn:
         """Charge the agent with ``message`` and stop the round."""
-        self.seat.charge(kind, "plan", task, message)
+        self.seat.charge(kind, self.phase, task, message)
         raise AgentFaulted(self.seat)
 
 
