@@ -19,6 +19,7 @@ from apdp.lookup import searched_first
 
 if TYPE_CHECKING:
     from apdp.check.config import CheckConfig
+    from apdp.check.report import CheckReport
     from apdp.codegen.client import ChatClient
 
 # The prompts, the check (the referee) and the generation loop are imported by the commands that use
@@ -48,6 +49,11 @@ Topologies = Annotated[
 ScenarioFile = Annotated[Path | None, typer.Option(help="Base scenario TOML file for the check.")]
 Language = Annotated[
     str, typer.Option(help="python (an apdp.Agent) or java (a Logist AuctionBehavior class; needs a JDK 17+).")
+]
+Exercise = Annotated[
+    str | None,
+    typer.Option(help="The course's reactive, deliberative or centralized exercise instead of the auction: its "
+                      "prompt, and its check (a round of its course configuration)."),
 ]
 
 
@@ -179,11 +185,14 @@ def check(
     *,
     config: CheckConfig,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    exercise: Exercise = None,
 ) -> None:
-    """Import the agent, play self-play and baselines on two networks, report every fault.
+    """Import the agent, play self-play and baselines on two networks, report every fault (with
+    --exercise E: one round of that exercise's course configuration).
 
     Exit 0 when clean, 1 when the agent faulted, 2 on bad usage.
     """
+    from apdp.check.exercise_check import check_exercise_agent, checked_exercise
     from apdp.check.gate import check_agent
 
     local = agents_dir / f"{name}.py"
@@ -191,11 +200,12 @@ def check(
     if is_program(agents_dir / name):  # an agent folder (a Java agent)
         target = str(agents_dir / name)
     find_agent(target)  # an unknown name is a usage error before anything runs
-    report = check_agent(
-        target,
-        config,
-        on_match=None if as_json else lambda m: typer.echo(f"  {m.summary()}", err=True),
-    )
+    report: CheckReport
+    if exercise is not None:
+        report = check_exercise_agent(target, config, exercise=checked_exercise(exercise.lower()))
+    else:
+        report = check_agent(target, config,
+                             on_match=None if as_json else lambda m: typer.echo(f"  {m.summary()}", err=True))
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
@@ -229,8 +239,12 @@ def run_command(
         typer.Option(help="python (an apdp.Agent) or java (a Logist AuctionBehavior class; needs a JDK 17+); "
                           "default python, or the parent's language."),
     ] = None,
+    exercise: Exercise = None,
 ) -> None:
     """Generate an agent with a model, check it and feed errors back (Refine@K).
+
+    With --exercise reactive|deliberative|centralized the model gets that exercise's assignment
+    (strategy a1 or ir) and its agent is checked by playing a round of the exercise.
 
     With --strategy improve the model gets the problem and the source of --parent and writes an
     improved agent, whose provenance names its parent. The API key is read from OPENAI_API_KEY.
@@ -263,9 +277,14 @@ def run_command(
 
     generator = client(model)
     critic = client(critic_model) if critic_model is not None else None
+    if exercise is not None:
+        from apdp.check.exercise_check import checked_exercise
+
+        exercise = checked_exercise(exercise.lower())
     settings = RunSettings(
         strategy=strategy,
-        name=name or default_name(model, strategy),
+        exercise=exercise,
+        name=name or default_name(model, strategy if exercise is None else f"{exercise}-{strategy}"),
         agents_dir=agents_dir,
         rounds=rounds,
         check=config,

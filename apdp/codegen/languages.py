@@ -4,14 +4,16 @@ ingest and place an agent; the generation loop is the same for both."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from apdp.bundled import BUNDLED_AGENTS
 from apdp.codegen import java
 from apdp.codegen.extract import extract_agent_code
 from apdp.codegen.ingest import IngestedAgent, check_free, ingest_code
-from apdp.codegen.prompts import Prompt, strategy_prompt
+from apdp.codegen.prompts import EXERCISE_PROMPTS, Prompt, exercise_prompt, strategy_prompt
 from apdp.errors import UserError
 
 
@@ -44,3 +46,28 @@ def language(name: str) -> Language:
         return LANGUAGES[name.lower()]
     except KeyError:
         raise UserError(f"unknown --language {name!r}; use one of {', '.join(LANGUAGES)}") from None
+
+
+#: The strategies of an exercise's generation (its A1 prompt; IR sends its round back).
+EXERCISE_STRATEGIES = ("a1", "ir")
+
+
+def exercise_language(exercise: str, timeouts: Mapping[str, float] | None = None) -> Language:
+    """Python agents of the course's ``exercise`` (reactive, deliberative, centralized): its A1
+    prompt with its template verbatim and the limits ``timeouts`` (seconds: setup, plan), and the
+    exercise's own repair prompts (``refine_exercise``, ...)."""
+    if exercise not in EXERCISE_PROMPTS:
+        raise UserError(f"no exercise {exercise!r}; use one of {', '.join(EXERCISE_PROMPTS)}")
+    path = BUNDLED_AGENTS / "exercises" / f"{exercise}.py"
+    try:
+        template = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read the {exercise} template {path} ({exc.strerror}); reinstall apdp") from None
+
+    def prompt(strategy: str) -> Prompt:
+        if strategy != "a1":
+            raise UserError(f"the {exercise} exercise has an A1 prompt only; use strategy "
+                            f"{' or '.join(EXERCISE_STRATEGIES)}")
+        return exercise_prompt(exercise, template, dict(timeouts or {}))
+
+    return dataclasses.replace(PYTHON, suffix="_exercise", strategy_prompt=prompt)

@@ -39,12 +39,13 @@ from typing import IO, Any
 
 from apdp.agents.provenance import record_generated, transcript_path, write_sidecar
 from apdp.check.config import CheckConfig
+from apdp.check.exercise_check import check_exercise_agent, check_timeouts
 from apdp.check.gate import check_agent
 from apdp.check.report import CheckReport, MatchOutcome
 from apdp.codegen.client import ChatClient
 from apdp.codegen.extract import ExtractError
 from apdp.codegen.ingest import IngestedAgent
-from apdp.codegen.languages import Language, language
+from apdp.codegen.languages import EXERCISE_STRATEGIES, Language, exercise_language, language
 from apdp.codegen.parent import Parent
 from apdp.codegen.prompts import Prompt, problem_text, prompt_hash, render
 from apdp.codegen.usage import ModelCall, UsageLog
@@ -129,11 +130,25 @@ class RunSettings:
     #: Tokens the agent's lineage spent before this run: its provenance's ``cumulative_tokens`` adds
     #: this run's (None: no such field).
     tokens_before: int | None = None
+    #: The course's exercise the agent plays (reactive, deliberative, centralized; None: the auction):
+    #: its prompt, and its check (:func:`apdp.check.exercise_check.check_exercise_agent`).
+    exercise: str | None = None
 
     @property
     def lang(self) -> Language:
-        """How agents of this run's language are prompted, extracted and written."""
+        """How agents of this run's language (and exercise) are prompted, extracted and written."""
+        if self.exercise is not None:
+            return exercise_language(self.exercise, check_timeouts(self.check))
         return language(self.language)
+
+    def check_agent(self, path: Path, on_match: Callable[[MatchOutcome], None]) -> CheckReport:
+        """Check the agent at ``path``: with ``checker`` (the exercise's check when ``checker`` is the
+        auction's and the run is an exercise's)."""
+        if self.exercise is not None and self.checker is check_agent:
+            return check_exercise_agent(path, self.check, exercise=self.exercise)
+        if self.exercise is not None:
+            return self.checker(path, self.check, on_match=on_match, exercise=self.exercise)
+        return self.checker(path, self.check, on_match=on_match)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +252,7 @@ class _Session:
         )
         self.transcript.write({"event": "ingest", "round": self.round, "path": self.agent.path})
         self.say(f"round {self.round}: wrote {self.agent.path}; checking")
-        self.report = self.settings.checker(self.agent.path, self.settings.check, on_match=self._on_match)
+        self.report = self.settings.check_agent(self.agent.path, self._on_match)
         self.transcript.write(
             {
                 "event": "check",
@@ -337,6 +352,8 @@ def run(
         raise UserError("strategy evolve needs the parent's results (apdp codegen evolve sends them)")
     if settings.rounds < 0:
         raise UserError(f"--rounds must be >= 0, got {settings.rounds}")
+    if settings.exercise is not None:
+        _check_exercise(settings)
     path = settings.lang.check_free(settings.name, settings.agents_dir, None, settings.force)
     transcript = Transcript(transcript_path(path))
     try:
@@ -346,6 +363,16 @@ def run(
         raise
     finally:
         transcript.close()
+
+
+def _check_exercise(settings: RunSettings) -> None:
+    """UserError (one line) for a run of an exercise that cannot be made."""
+    if settings.strategy not in EXERCISE_STRATEGIES:
+        raise UserError(f"strategy {settings.strategy} is the auction's; an exercise's agent is generated with "
+                        f"{' or '.join(EXERCISE_STRATEGIES)}")
+    if settings.language != "python":
+        raise UserError(f"an exercise's agent is generated in Python, not {settings.language} (--language python)")
+    exercise_language(settings.exercise or "", check_timeouts(settings.check))  # an unknown exercise: one line
 
 
 def _run(
@@ -362,6 +389,8 @@ def _run(
         base = improvement_prompt(lang, settings.parent, settings.results, settings.evolve_round)
     critic = critic or generator
     extra: dict[str, Any] = {"refine_rounds": settings.rounds, "language": lang.name}
+    if settings.exercise is not None:
+        extra["exercise"] = settings.exercise
     if settings.parent is not None:
         extra.update(settings.parent.lineage())
     extra.update(settings.lineage)
@@ -375,6 +404,7 @@ def _run(
             "name": settings.name,
             "rounds": settings.rounds,
             "language": lang.name,
+            "exercise": settings.exercise,
             "prompt": base.template,
             "prompt_hash": base.sha256,
             **({} if settings.parent is None else settings.parent.lineage()),
