@@ -46,6 +46,27 @@ class Terms:
 
 
 @dataclass
+class SharedRequest:
+    """The request of the latest auction as the seats of a match send it: its call (a bid) after the
+    previous auction's result, the same two calls for every seat, pickled once, by the first seat
+    that sends them, and the same bytes sent to the others. Known by the calls' identity: a seat with
+    calls of its own (its plan) pickles them anew; the calls are held while they are kept, so no
+    other call can take their identity."""
+
+    told: AuctionResultCall | None = None
+    call: BidCall | PlanCall | None = None
+    payload: bytes = b""
+
+    def encoded(self, told: AuctionResultCall | None, call: BidCall | PlanCall) -> bytes:
+        """The request of ``told`` (None: nothing to tell), then ``call``, pickled and framed."""
+        if self.payload and told is self.told and call is self.call:
+            return self.payload
+        payload = encode_request(call if told is None else TwoCalls(told, call))
+        self.told, self.call, self.payload = told, call, payload
+        return payload
+
+
+@dataclass
 class Seat:
     """One agent in the match: its process, tasks won, plans, fault and timings."""
 
@@ -58,6 +79,8 @@ class Seat:
     #: Extra fields of its fault (traceback, import_error, violations).
     details: dict[str, object] = field(default_factory=dict)
     plans: list[VehiclePlan] | None = None
+    #: Shared by the seats of a match (:func:`seats_of`): an auction's request pickled once for all.
+    requests: SharedRequest = field(default_factory=SharedRequest)
     #: The sandbox protections its process reported off on this machine.
     unprotected: set[str] = field(default_factory=set)
     last_call: float = 0.0  # seconds the latest call took
@@ -237,10 +260,10 @@ class Seat:
         bid's request under a millisecond is not read for CPU: the auctions' end is."""
         defer = phase == "bid"
         timeout = call.timeout
+        payload = self.requests.encoded(told, call)
         if told is None:
-            (result,) = self.process.request(encode_request(call), ((call.expects, timeout),), defer_short=defer)
+            (result,) = self.process.request(payload, ((call.expects, timeout),), defer_short=defer)
             return self._account(phase, task, result)
-        payload = encode_request(TwoCalls(told, call))
         if self.terms.logist:  # the result is told within this call's limit: one limit for both
             results = self.process.request(payload, (("ack", timeout), (call.expects, timeout)),
                                            defer_short=defer, shared=True)
@@ -283,8 +306,9 @@ class Seat:
 def seats_of(sources: Sequence[AgentSource], limits: Limits, output_kb: int, terms: Terms) -> list[Seat]:
     """A seat for each agent (index = company index); what a paused agent's processes use extends
     its opponents' calls."""
+    requests = SharedRequest()
     seats = [
-        Seat(i, s, AgentProcess(limits.model_copy(update={"output_kb": output_kb})), terms)
+        Seat(i, s, AgentProcess(limits.model_copy(update={"output_kb": output_kb})), terms, requests=requests)
         for i, s in enumerate(sources)
     ]
     for seat in seats:
