@@ -136,7 +136,7 @@ def referee_split(scenario: Scenario, matches: int) -> dict[str, float]:
 
 def store_seconds(scenario: Scenario, records: int) -> float:
     """The main process's CPU per record it stores."""
-    record = play_match(scenario, [INSTANT, INSTANT], seed=1).to_json()
+    record = play_match(scenario, [INSTANT, INSTANT], seed=1)
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore.create_or_resume(Path(tmp) / "out", {"bench": True}, bytes(32))
         before = _cpu()
