@@ -1,0 +1,245 @@
+"""A field of agents on one of the course's other exercises (``apdp tournament --exercise E``, and a
+study whose manifest says ``exercise = "E"``): each agent plays the exercise alone, sandboxed, on
+each network and seed (the course's configuration of that network with the seed as its
+``rngSeed``), and is scored against the references (:mod:`apdp.exercises.scores`, through
+:mod:`apdp.check.exercise_score`). A deliberative agent also plays the network's discriminating
+instances, where plausible inadmissible heuristics are not optimal: optimal on all of them, it
+planned as an admissible search does.
+
+Every round's entry (the agent, network, seed, instance, fault, score) is appended to
+``exercise.jsonl`` in the results folder as it ends; a rerun skips the rounds stored (resumable),
+and the table ranks the agents by the exercise's score (:func:`summary_rows`, :func:`ranking_text`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from tabulate import tabulate
+
+from apdp.agents.discovery import AgentSource, find_agent
+from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
+from apdp.check.exercise_score import deliberative_scores, outcomes_of_record
+from apdp.errors import UserError
+from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
+from apdp.exercises.round import ReactiveEnd
+from apdp.exercises.scores import discriminating_instances, score_centralized, score_reactive
+from apdp.exercises.scores.instances import variant
+
+#: The file of a field's entries in its results folder.
+ENTRIES = "exercise.jsonl"
+#: The networks' short names.
+NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england", "nl": "netherlands"}
+#: Tasks of a deliberative discriminating instance, and instances per network.
+INSTANCE_TASKS, INSTANCES = 5, 3
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """Where the agents play: the exercise, networks, seeds (None: the configuration's own
+    ``rngSeed``), tasks (None: the configuration's), limits (seconds; empty: the configuration's)
+    and the reactive round's end."""
+
+    exercise: str
+    networks: tuple[str, ...]
+    seeds: tuple[int | None, ...] = (None,)
+    tasks: int | None = None
+    timeouts: dict[str, float] = field(default_factory=dict)
+    end: ReactiveEnd = field(default_factory=ReactiveEnd)
+
+    def configuration(self, network: str, seed: int | None) -> ExerciseConfiguration:
+        """The configuration of one round."""
+        base = read_exercise(exercise_scenario(self.exercise, network))
+        if self.timeouts:
+            base = with_timeouts(base, {**{k: v / 1000 for k, v in base.timeouts_ms.items()}, **self.timeouts})
+        return variant(base, base.laws.rng_seed if seed is None else seed, self.tasks or base.tasks)
+
+
+def network_name(name: str) -> str:
+    """A network's full name from its name or code; UserError for another."""
+    full = NETWORKS.get(name.lower(), name.lower())
+    if full not in ("switzerland", "france", "england", "netherlands"):
+        raise UserError(f"network {name!r}: an exercise plays on switzerland, france, england or netherlands "
+                        "(ch, fr, gb, nl)")
+    return full
+
+
+def _score(spec: FieldSpec, configuration: ExerciseConfiguration, record: Any) -> dict[str, Any]:
+    if spec.exercise == "reactive":
+        (reactive,) = score_reactive(configuration, outcomes_of_record(record, configuration), end=spec.end)
+        return {**reactive.to_json(), "ratio": reactive.ratio}
+    if spec.exercise == "deliberative":
+        (plans,) = deliberative_scores(record, configuration)
+        return {"all_optimal": plans.all_optimal, "excess": plans.plans[0].excess if plans.plans else 0.0,
+                "cost": plans.plan_cost, "optimal_cost": plans.optimal_cost, "seconds": plans.seconds,
+                "nodes": plans.nodes, "plans": len(plans.plans)}
+    (outcome,) = outcomes_of_record(record, configuration)
+    central = score_centralized(configuration, outcome)
+    return {**central.to_json(), "cost_vs_template": central.cost_vs_template,
+            "cost_vs_planner": central.cost_vs_planner}
+
+
+def play_entry(spec: FieldSpec, source: AgentSource, configuration: ExerciseConfiguration,
+               key: dict[str, Any]) -> dict[str, Any]:
+    """One round of ``source`` alone on ``configuration``, scored: its entry (``key`` and the score)."""
+    from apdp.referee.exercise_round import play_exercise  # the referee, where it is used
+
+    record = play_exercise(configuration, [source], exercise=spec.exercise, end=spec.end)  # type: ignore[arg-type]
+    entry: dict[str, Any] = {**key, "fault": None, "score": None}
+    played = getattr(record, "agent_kinds", (spec.exercise,))[0]
+    if record.referee_error is not None:
+        raise UserError(f"the referee failed on {source.name} (apdp's fault): {record.referee_error.splitlines()[0]}")
+    if played != spec.exercise:
+        entry["fault"] = f"its agent plays the {played} exercise, not the {spec.exercise} one"
+    elif record.fault is not None:
+        entry["fault"] = str(record.fault)
+    else:
+        entry["score"] = _score(spec, configuration, record)
+    return entry
+
+
+def _rounds(spec: FieldSpec) -> Iterator[tuple[dict[str, Any], Callable[[], ExerciseConfiguration]]]:
+    """Every round an agent plays: its key (network, seed, instance) and its configuration."""
+    for network in spec.networks:
+        for seed in spec.seeds:
+            yield ({"network": network, "seed": seed, "instance": None},
+                   lambda network=network, seed=seed: spec.configuration(network, seed))  # type: ignore[misc]
+        if spec.exercise == "deliberative":
+            base = spec.configuration(network, None)
+            for found in discriminating_instances(base, tasks=INSTANCE_TASKS, count=INSTANCES):
+                yield ({"network": network, "seed": None, "instance": found.rng_seed},
+                       lambda found=found, base=base: found.configuration(base))  # type: ignore[misc]
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    return entry.get("agent"), entry.get("network"), entry.get("seed"), entry.get("instance")
+
+
+def read_entries(folder: Path) -> list[dict[str, Any]]:
+    """The entries stored in ``folder`` (a broken line, from a run stopped while writing it, is skipped)."""
+    path = folder / ENTRIES
+    if not path.is_file():
+        return []
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            entries.append(value)
+    return entries
+
+
+def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
+              say: Callable[[str], None] = lambda _line: None) -> list[dict[str, Any]]:
+    """Play and score every agent's rounds missing from ``folder``; every entry of these agents."""
+    checked_exercise(spec.exercise)
+    spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
+    sources = [find_agent(a) for a in agents]
+    folder.mkdir(parents=True, exist_ok=True)
+    stored = {_key(e): e for e in read_entries(folder)}
+    played = 0
+    with (folder / ENTRIES).open("a", encoding="utf-8") as out:
+        for key, configuration in _rounds(spec):
+            for source in sources:
+                full = {"agent": source.name, **key}
+                if _key(full) in stored:
+                    continue
+                entry = play_entry(spec, source, configuration(), {**full, "path": str(source.path)})
+                out.write(json.dumps(entry) + "\n")
+                out.flush()
+                stored[_key(entry)] = entry
+                played += 1
+                say(f"{source.name} on {key['network']} {_where(key)}: {entry['fault'] or 'scored'}")
+    say(f"{played} round(s) played now, {len(stored) - played} stored")
+    names = {s.name for s in sources}
+    return [e for e in stored.values() if e.get("agent") in names]
+
+
+def _where(key: dict[str, Any]) -> str:
+    if key.get("instance") is not None:
+        return f"instance {key['instance']}"
+    return "the course's seed" if key.get("seed") is None else f"seed {key['seed']}"
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    given = [v for v in values if v is not None]
+    return round(fmean(given), 4) if given else None
+
+
+def summary_rows(exercise: str, entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per agent: its rounds, faults and the exercise's score, ranked (best first)."""
+    by_agent: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        by_agent.setdefault(str(entry["agent"]), []).append(entry)
+    rows = [agent_row(exercise, name, mine) for name, mine in by_agent.items()]
+    rows.sort(key=lambda r: rank_key(exercise, r))
+    for rank, row in enumerate(rows, 1):
+        row["rank"] = rank
+    return rows
+
+
+def agent_row(exercise: str, name: str, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """An agent's row of the table from its entries."""
+    rounds = [e for e in entries if e.get("instance") is None]
+    scores = [e["score"] for e in rounds if e.get("score")]
+    row: dict[str, Any] = {"agent": name, "rounds": len(rounds),
+                           "faults": sum(1 for e in entries if e.get("fault"))}
+    if exercise == "reactive":
+        row.update(reward_per_km=_mean([s["reward_per_km"] for s in scores]),
+                   optimal_reward_per_km=_mean([s["optimal_reward_per_km"] for s in scores]),
+                   ratio=_mean([s["ratio"] for s in scores]))
+    elif exercise == "deliberative":
+        instances = [e for e in entries if e.get("instance") is not None]
+        optimal_on = sum(1 for e in instances if e.get("score") and e["score"]["all_optimal"])
+        row.update(optimal=sum(1 for s in scores if s["all_optimal"]), excess=_mean([s["excess"] for s in scores]),
+                   instances=len(instances), optimal_instances=optimal_on,
+                   admissible=bool(instances) and optimal_on == len(instances),
+                   seconds=_mean([s["seconds"] for s in scores]), nodes=_mean([s["nodes"] for s in scores]))
+    else:
+        row.update(profit=_mean([s["profit"] for s in scores]),
+                   cost_vs_template=_mean([s["cost_vs_template"] for s in scores]),
+                   cost_vs_planner=_mean([s["cost_vs_planner"] for s in scores]),
+                   vehicles_used=_mean([s["vehicles_used"] for s in scores]),
+                   vehicles=max((s["vehicles"] for s in scores), default=None))
+    return row
+
+
+def rank_key(exercise: str, row: dict[str, Any]) -> tuple[Any, ...]:
+    """How rows sort, best first: fewer faults, then the exercise's score."""
+    big = float("inf")
+    if exercise == "reactive":
+        return row["faults"], -(row["ratio"] if row["ratio"] is not None else -big)
+    if exercise == "deliberative":
+        excess = row["excess"] if row["excess"] is not None else big
+        return (row["faults"], not row["admissible"], -row["optimal"], excess,
+                row["seconds"] if row["seconds"] is not None else big)
+    return row["faults"], row["cost_vs_template"] if row["cost_vs_template"] is not None else big
+
+
+#: The table's columns of each exercise (key, heading).
+COLUMNS = {
+    "reactive": (("reward_per_km", "reward/km"), ("optimal_reward_per_km", "optimal reward/km"),
+                 ("ratio", "vs optimal")),
+    "deliberative": (("optimal", "optimal rounds"), ("excess", "excess vs optimum"),
+                     ("optimal_instances", "optimal on discriminating"), ("instances", "of"),
+                     ("admissible", "admissible"), ("seconds", "s"), ("nodes", "nodes")),
+    "centralized": (("profit", "profit"), ("cost_vs_template", "cost vs template"),
+                    ("cost_vs_planner", "cost vs planner"), ("vehicles_used", "vehicles used"),
+                    ("vehicles", "of")),
+}
+
+
+def ranking_text(exercise: str, rows: Sequence[dict[str, Any]], first: Sequence[tuple[str, str]] = ()) -> str:
+    """The table of ``rows`` (``first``: more leading columns, such as a study's model and strategy)."""
+    shown = [("rank", "#"), *first, ("agent", "agent"), ("rounds", "rounds"), ("faults", "faults"),
+             *COLUMNS[exercise]]
+    body = [["" if r.get(k) is None else r.get(k) for k, _ in shown] for r in rows]
+    return f"The {exercise} exercise, ranked:\n" + tabulate(body, headers=[h for _, h in shown])
