@@ -142,6 +142,11 @@ def tournament(
     agents_dir: Annotated[
         Path | None, typer.Option("--agents-dir", help="Folder of your agents (default ./agents, $APDP_AGENTS).")
     ] = None,
+    exercise: Annotated[
+        str | None,
+        typer.Option(help="reactive, deliberative or centralized: each agent plays that exercise alone on each "
+                          "network (default: the course's) and seed (default: the course's), ranked by its score."),
+    ] = None,
 ) -> None:
     """Play a double all-play-all: every pair twice, companies swapped, on the same tasks.
 
@@ -149,6 +154,12 @@ def tournament(
     """
     from apdp.tournament.config import make_config
     from apdp.tournament.run import run_tournament
+
+    if exercise is not None:
+        from apdp.cli.exercise_tournament import exercise_tournament
+
+        exercise_tournament(exercise, topology, _agent_names(agents), seed, repeat, out, agents_dir, quiet)
+        return
 
     cluster = ray_cluster(executor, address, jobs)
     if cluster is None:
