@@ -13,10 +13,9 @@ from apdp.lookup import searched_first
 
 
 def exercise_tournament(exercise: str, topology: str | None, agents: list[str] | None, seed: int | None,
-                        repeat: int, out: Path | None, agents_dir: Path | None, quiet: bool) -> None:
+                        repeat: int, folder: Path, agents_dir: Path | None, quiet: bool) -> None:
     """Play and rank the field; see the module docstring."""
     from apdp.check.exercise_check import COURSE_NETWORK, checked_exercise
-    from apdp.cli.tournament import new_results_folder
     from apdp.tournament.exercise_field import FieldSpec, ranking_text, run_field, summary_rows
 
     kind = checked_exercise(exercise.lower())
@@ -31,7 +30,6 @@ def exercise_tournament(exercise: str, topology: str | None, agents: list[str] |
     if topology is not None and topology.strip().lower() == "all":
         networks = ("switzerland", "france", "england", "netherlands")
     seeds = (None,) if seed is None else tuple(range(seed, seed + repeat))
-    folder = out if out is not None else new_results_folder()
     if not quiet:
         typer.echo(f"results in {folder}\n  (rerun with --out {folder} to resume)", err=True)
     say = (lambda _line: None) if quiet else (lambda line: typer.echo(line, err=True))

@@ -79,7 +79,11 @@ def run_command(
     if not quiet:
         typer.echo(result.report_text)
     played = result.tournament
-    assert played is not None  # the tournaments ran
+    if played is None:  # an exercise's study: each agent scored alone
+        typer.echo(f"study {study.name!r} ({study.exercise} exercise): {result.generated} agent(s) generated now, "
+                   f"{calls}; {len(result.agents)} agent(s) scored; {folder}/report.html, report.json, funnel.csv "
+                   f"({seconds:.1f} s)")
+        return
     typer.echo(
         f"study {study.name!r}: {result.generated} agent(s) generated now, {calls}; {played.played} match(es) "
         f"played now, {played.skipped} stored already; {folder}/report.html, report.json, funnel.csv "

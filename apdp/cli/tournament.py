@@ -158,7 +158,8 @@ def tournament(
     if exercise is not None:
         from apdp.cli.exercise_tournament import exercise_tournament
 
-        exercise_tournament(exercise, topology, _agent_names(agents), seed, repeat, out, agents_dir, quiet)
+        exercise_tournament(exercise, topology, _agent_names(agents), seed, repeat, out or new_results_folder(),
+                            agents_dir, quiet)
         return
 
     cluster = ray_cluster(executor, address, jobs)

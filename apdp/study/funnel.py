@@ -102,13 +102,15 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def funnel_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """``funnel.csv``: a header, then one line per model and strategy."""
+def funnel_csv(rows: Sequence[Mapping[str, Any]], extra: Sequence[str] = ()) -> str:
+    """``funnel.csv``: a header, then one line per model and strategy (``extra``: more columns after
+    the funnel's, such as an exercise study's scores)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    columns = (*COLUMNS, *extra)
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([_cell(row.get(c)) for c in COLUMNS])
+        writer.writerow([_cell(row.get(c)) for c in columns])
     return buffer.getvalue()
 
 

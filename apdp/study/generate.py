@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.check.config import CheckConfig
+from apdp.check.exercise_check import check_exercise_agent
 from apdp.check.gate import check_agent
 from apdp.check.report import CheckReport
 from apdp.codegen.client import ChatError
@@ -160,6 +161,8 @@ class Generations:
         with self._check_lock:
             if self.journal.stopping.is_set():
                 raise CallsStopped("generation stopped")
+            if "exercise" in kwargs:  # an exercise's agent: a round of it
+                return check_exercise_agent(*args, **kwargs)
             return check_agent(*args, **kwargs)
 
     def _client(self, job: Job) -> JournaledClient:
@@ -179,6 +182,7 @@ class Generations:
         settings = RunSettings(strategy=job.strategy, name=job.name, agents_dir=agent_dir(self.out),
                                rounds=self.manifest.rounds, check=self.check, force=True,
                                language=self.manifest.language, checker=self._checker,
+                               exercise=None if self.manifest.exercise == "auction" else self.manifest.exercise,
                                parent=self.parents.get(job.generator.model) if job.strategy in FROM_PARENT else None)
         prefix = f"[{job.name}] "
         started = time.monotonic()

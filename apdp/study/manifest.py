@@ -15,11 +15,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from apdp.codegen.languages import EXERCISE_STRATEGIES
 from apdp.codegen.loop import STRATEGIES
 from apdp.errors import UserError
 from apdp.text import clean_line
 
 #: A study's name: one plain folder name (``studies/NAME`` is its folder), never a path.
+#: The manifest's ``exercise``: the auction or one of the course's other exercises.
+EXERCISES = ("auction", "reactive", "deliberative", "centralized")
 _FOLDER_NAME = re.compile(r"(?!.*\.\.)\w[\w.-]{0,99}")
 
 
@@ -130,6 +133,16 @@ class Manifest(_Strict):
     include_faulty: bool = False
     check: Check = Field(default_factory=Check)
     generators: list[Generator] = Field(default_factory=list, alias="generator")
+    #: The game: the auction (tournaments), or one of the course's other exercises (each agent scored alone).
+    exercise: str = "auction"
+
+    @field_validator("exercise")
+    @classmethod
+    def _exercise(cls, value: str) -> str:
+        if value not in EXERCISES:
+            raise ValueError(f"{clean_line(value, 40)!r} is no exercise; write exercise = \"reactive\", "
+                             "\"deliberative\", \"centralized\" or \"auction\"")
+        return value
 
     @field_validator("name")
     @classmethod
@@ -158,13 +171,28 @@ class Manifest(_Strict):
         twice = sorted({m for m in models if models.count(m) > 1})
         if twice:
             raise ValueError(f"model {twice[0]!r} has two [[generator]] tables; merge them into one")
-        if not self.generators and len(self.agents) < 2:
+        if not self.generators and len(self.agents) < (2 if self.exercise == "auction" else 1):
             raise ValueError("nothing to play: add a [[generator]] or at least 2 agents")
+        if self.exercise != "auction":
+            _exercise_study(self)
         return self
 
     def jobs_wanted(self) -> list[tuple[Generator, str, int]]:
         """Every generation of the study: (generator, strategy, sample number from 1)."""
         return [(g, s, k) for g in self.generators for s in g.strategies for k in range(1, g.samples + 1)]
+
+
+def _exercise_study(manifest: Manifest) -> None:
+    """ValueError (one line) for what an exercise's study cannot do."""
+    if manifest.networks is None:
+        raise ValueError("an exercise's study plays on networks: give networks = [\"switzerland\", ...] "
+                         "(scenario is the auction's)")
+    if manifest.language != "python":
+        raise ValueError('an exercise\'s agents are generated in Python: language = "python"')
+    auction = sorted({s for g in manifest.generators for s in g.strategies} - set(EXERCISE_STRATEGIES))
+    if auction:
+        raise ValueError(f"strategy {auction[0]} is the auction's; an exercise's study uses "
+                         f"{' and '.join(EXERCISE_STRATEGIES)}")
 
 
 #: How to fix a key, for the messages (the rest say it in their own words).

@@ -147,8 +147,12 @@ def run_study(
         if result.stopped is not None:
             return result
         field_ = _field(manifest, journal, base)
+        made_by = {Path(o["path"]).stem: (j.generator.model, j.strategy)
+                   for j, o in outcomes(journal, jobs_of(manifest)) if o.get("path")}
     finally:
         journal.close()
+    if manifest.exercise != "auction":
+        return _score_exercise(manifest, out, field_, made_by, result, say)
     if len(field_) < 2:
         raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
                         "add agents = [...] to the manifest, or set include_faulty = true")
@@ -158,6 +162,21 @@ def run_study(
         result.report_text = (out / REPORT_TEXT).read_text(encoding="utf-8")
     else:
         _write_reports(out, result, jobs, progress)
+    return result
+
+
+def _score_exercise(manifest: Manifest, out: Path, field_: list[str], made_by: dict[str, tuple[str, str]],
+                    result: StudyResult, say: Say) -> StudyResult:
+    """An exercise's study after its generations: every agent scored (:mod:`apdp.study.exercise_report`)."""
+    from apdp.study.exercise_report import score_study
+
+    if not field_:
+        raise UserError("no agent to score (no generated agent came out clean): add agents = [...] to the "
+                        "manifest, or set include_faulty = true")
+    generated = agent_dir(out)
+    with searched_first("APDP_AGENTS", generated if generated.is_dir() else None):
+        result.report_text = score_study(manifest, out, field_, made_by, result.funnel, say)
+    result.agents = [Path(a).stem if a.endswith(".py") else a for a in field_]
     return result
 
 
