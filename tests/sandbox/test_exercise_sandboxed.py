@@ -14,11 +14,13 @@ from apdp.agents.discovery import AgentSource
 from apdp.check.exercise_verify import replay_exercise, verify_exercise_record
 from apdp.exercises.configuration import read_exercise
 from apdp.exercises.history import read_history
+from apdp.exercises.round import ReactiveEnd
 from apdp.game.fault import FaultKind
 from apdp.game.plan import Action
+from apdp.logist.money import java_round
 from apdp.referee.exercise_record import ExerciseRecord, exercise_record_from_json
 from apdp.referee.exercise_round import play_exercise
-from tests.exercise_runs import CONFIG, RUNS, deliberative_plans, vehicle_actions
+from tests.exercise_runs import CONFIG, RUNS, deliberative_plans, reactive_acts, vehicle_actions
 
 SCRIPTED_DELIBERATIVE = '''
 from apdp import Deliver, DeliberativeAgent, Move, Pickup
@@ -44,6 +46,24 @@ def _action(a):
 class Scripted(CentralizedAgent):
     def plan(self, vehicles, tasks):
         return [[_action(a) for a in self.params["plans"].get(v.name, [])] for v in vehicles]
+'''
+
+SCRIPTED_REACTIVE = '''
+from apdp import Deliver, Move, Pickup, ReactiveAgent
+
+def _action(a):
+    return Move(a[1]) if a[0] == "move" else Pickup(a[1]) if a[0] == "pickup" else Deliver(a[1])
+
+class Scripted(ReactiveAgent):
+    def setup(self, topology, distribution, company):
+        self.actions, self.n = self.params["actions"], 0
+
+    def act(self, vehicle, task):
+        offer = "none" if task is None else f"{task.pickup}->{task.delivery}:w{int(task.weight)}:r{int(task.reward)}"
+        print(f"ACT {self.n + 1} city={vehicle.city} task={offer} reward={vehicle.reward} "
+              f"units={vehicle.distance_units} cpk={vehicle.cost_per_km}", flush=True)
+        self.n += 1
+        return _action(self.actions[self.n - 1])
 '''
 
 HOSTILE = {
@@ -84,6 +104,35 @@ def test_sandboxed_deliberative_agents_reproduce_the_platform(tmp_path: Path, ru
     assert verify_exercise_record(record) == []
 
 
+@pytest.mark.parametrize(("run", "names"), [("04_probe", ["rprobe"]),
+                                            ("05_probe_three", ["rprobe", "rprobe2", "rprobe-half"])])
+def test_sandboxed_reactive_agents_reproduce_the_platform(tmp_path: Path, run: str, names: list[str]) -> None:
+    # three agents on one random stream: each offer depends on when every agent's act comes (R3)
+    acts = reactive_acts(RUNS / "reactive" / run)
+    sources, params = [], []
+    for i, name in enumerate(names):
+        (tmp_path / str(i)).mkdir()
+        sources.append(_agent(tmp_path / str(i), name, SCRIPTED_REACTIVE))
+        params.append({"actions": [a.action.to_json() for a in acts if a.agent == name]})
+    record = play_exercise(CONFIG / "reactive.xml", sources, params=params, end=ReactiveEnd(hours=None, acts=len(acts)))
+    assert record.fault is None and record.referee_error is None, record.fault
+    played = read_history(RUNS / "reactive" / run / "history.xml")
+    assert replay_exercise(record).round.events[:len(played.events)] == list(played.events)
+    for i, name in enumerate(names):
+        seen = [line.split(" ", 2)[2] for line in record.outputs[i].splitlines() if line.startswith("ACT ")]
+        recorded = [a for a in acts if a.agent == name]
+        assert len(seen) == len(recorded) > 0
+        for line, act in zip(seen, recorded, strict=True):
+            offer = "none" if act.task is None else f"{act.task[0]}->{act.task[1]}:w{act.task[2]}:r{act.task[3]}"
+            assert line.startswith(f"city={act.city} task={offer} reward={act.vehicle_reward} "
+                                   f"units={act.vehicle_units} "), (line, act)
+            cpk = int(line.rsplit("cpk=", 1)[1])  # the agent's totals, as the platform's Agent gives them
+            cost = java_round(act.vehicle_units * cpk / 1000.0)
+            assert (act.vehicle_reward, cost, act.vehicle_reward - cost) == (act.agent_reward, act.agent_cost,
+                                                                             act.agent_profit)
+    assert verify_exercise_record(record) == []
+
+
 def test_sandboxed_centralized_agents_reproduce_the_platform(tmp_path: Path) -> None:
     run = RUNS / "centralized" / "04_two_agents"
     played = read_history(run / "history.xml")
@@ -109,7 +158,7 @@ def test_a_hostile_reactive_agent_is_faulted_and_the_referee_survives(tmp_path: 
     assert record.referee_error is None and record.fault is not None
     expected = {"crash": FaultKind.EXCEPTION, "hang": FaultKind.TIMEOUT, "garbage": FaultKind.INVALID_PLAN,
                 "illegal": FaultKind.INVALID_PLAN, "exits": FaultKind.PROCESS_DIED}[kind]
-    assert record.fault.kind == expected, record.fault
+    assert record.fault.kind == expected and record.fault.phase == "act", record.fault
     if kind == "illegal":
         assert "not a neighbor" in record.fault.message
     assert verify_exercise_record(record) == []  # the replay stops where the round did
