@@ -82,7 +82,8 @@ def defines_agent(code: str) -> bool:
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # nested too deeply for the parser, too
         return _names_agent(code)
     return any(
-        _base_name(base) in AGENT_BASES for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
+        _base_name(base) in AGENT_BASES
+        for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
     )
 
 
