@@ -11,6 +11,7 @@ import pytest
 
 from tests.command import apdp
 from tests.exercise_runs import CONFIG
+from tests.paths import ROOT
 
 
 @pytest.mark.parametrize(("exercise", "figures"), [
@@ -53,4 +54,48 @@ def test_a_logist_configuration_names_its_exercise(tmp_path: Path) -> None:
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], says: str) -> None:
     done = apdp(*args, cwd=tmp_path)
     assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+SAYS_PARAMS = '''
+from apdp import Move, ReactiveAgent
+
+class SaysParams(ReactiveAgent):
+    def setup(self, topology, distribution, company):
+        print("params", sorted(self.params.items()), flush=True)
+
+    def act(self, vehicle, task):
+        return Move(sorted(self.topology.neighbours(vehicle.city))[0])
+'''
+
+
+def test_kinds_mix_parameters_reach_exercise_agents_and_acts_end_a_reactive_round(tmp_path: Path) -> None:
+    # a reactive and a deliberative agent in the course's deliberative configuration (the platform
+    # gives each the behaviour its class implements); parameters from params.toml, then the scenario's
+    apdp("new", "planner", "--exercise", "deliberative", cwd=tmp_path)
+    (tmp_path / "agents" / "says.py").write_text(SAYS_PARAMS, encoding="utf-8")
+    (tmp_path / "agents" / "params.toml").write_text('[says]\nalpha = 1\nbeta = "from params.toml"\n')
+    text = (ROOT / "scenarios" / "exercises" / "deliberative_switzerland.toml").read_text(encoding="utf-8")
+    (tmp_path / "mixed.toml").write_text(text + '\n[agents.says]\nbeta = "from the scenario"\n', encoding="utf-8")
+    played = apdp("match", "--scenario", "mixed.toml", "-a", "says,planner", "--acts", "20", "--show-output",
+                  "--record", "rec.json", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "says (reactive), planner, until 20 act calls" in played.stdout
+    assert "params [('alpha', 1), ('beta', 'from the scenario')]" in played.stdout
+    record = json.loads((tmp_path / "rec.json").read_text())
+    assert record["kinds"] == ["reactive", "deliberative"] and record["end"] == {"hours": None, "acts": 20}
+    assert [a["call"] for a in record["answers"][0]] == ["act"] * 20
+    checked = apdp("verify", "rec.json", cwd=tmp_path)
+    assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["match", "--exercise", "reactive", "--acts", "0", "-a", "x"], "--acts 0: give a positive number"),
+    (["match", "--exercise", "reactive", "--hours", "-1", "-a", "x"], "--hours -1: give a positive number"),
+    (["match", "--topology", "ch", "--acts", "5", "-a", "naive,honest"], "--hours and --acts end a reactive"),
+])
+def test_a_bad_end_is_one_line(tmp_path: Path, args: list[str], says: str) -> None:
+    apdp("new", "x", "--exercise", "reactive", cwd=tmp_path)
+    done = apdp(*args, cwd=tmp_path)
+    assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
