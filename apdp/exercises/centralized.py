@@ -13,9 +13,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from apdp.exercises.round import AgentState, Kind, Round
-from apdp.exercises.vehicle import VehicleState, VehicleView
+from apdp.exercises.round import Kind, Seated
+from apdp.exercises.vehicle import VehicleState
 from apdp.exercises.verifier import ExerciseFault, PlanVerifier
+from apdp.game.exercise import ExerciseVehicle
 from apdp.game.plan import Action
 from apdp.game.task import Task
 
@@ -26,7 +27,7 @@ class CentralizedPlanCall:
 
     agent: int
     time: int
-    vehicles: tuple[VehicleView, ...]
+    vehicles: tuple[ExerciseVehicle, ...]
     tasks: tuple[Task, ...]
 
 
@@ -37,19 +38,15 @@ class CentralizedController(Protocol):
         """One plan per vehicle of the company, in vehicle order (an empty one for an idle vehicle)."""
 
 
-class CentralizedSeat:
-    """The platform's ``CentralizedAgent`` for one agent driven by ``controller``."""
+class CentralizedSeat(Seated[CentralizedController]):
+    """The platform's ``CentralizedAgent`` for one agent driven by ``controller``; its agent's task
+    set is its own copy of the batch."""
 
     kind: Kind = "centralized"
 
     def __init__(self, controller: CentralizedController) -> None:
-        self.controller = controller
+        super().__init__(controller)
         self.plans: list[Iterator[Action]] | None = None
-
-    def begin(self, round_: Round, agent: AgentState) -> None:
-        """Remember the round and the agent (whose task set is its own copy of the batch)."""
-        self.round = round_
-        self.agent = agent
 
     def next_action(self, vehicle: VehicleState, time: int) -> Action | None:
         """The vehicle's next action, planning for all vehicles first if there are no plans."""

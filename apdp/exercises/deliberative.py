@@ -16,9 +16,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from apdp.exercises.round import AgentState, Kind, Round
-from apdp.exercises.vehicle import VehicleState, VehicleView
+from apdp.exercises.round import Kind, Seated
+from apdp.exercises.vehicle import VehicleState
 from apdp.exercises.verifier import PlanVerifier
+from apdp.game.exercise import ExerciseVehicle
 from apdp.game.plan import Action
 from apdp.game.task import Task
 
@@ -30,7 +31,7 @@ class PlanCall:
     agent: int
     number: int
     time: int
-    vehicle: VehicleView
+    vehicle: ExerciseVehicle
     tasks: tuple[Task, ...]
 
 
@@ -40,7 +41,7 @@ class CancelCall:
 
     agent: int
     time: int
-    vehicle: VehicleView
+    vehicle: ExerciseVehicle
     carried: tuple[Task, ...]
 
 
@@ -54,21 +55,15 @@ class DeliberativeController(Protocol):
         """The current plan was cancelled (a task it meant to pick up was taken)."""
 
 
-class DeliberativeSeat:
-    """The platform's ``DeliberativeAgent`` for one agent driven by ``controller``."""
+class DeliberativeSeat(Seated[DeliberativeController]):
+    """The platform's ``DeliberativeAgent`` for one agent driven by ``controller`` (``calls``: plan
+    calls); its agent's task set is the one all deliberative agents share."""
 
     kind: Kind = "deliberative"
 
     def __init__(self, controller: DeliberativeController) -> None:
-        self.controller = controller
+        super().__init__(controller)
         self.plan: Iterator[Action] | None = None
-        #: The plan calls made so far.
-        self.calls = 0
-
-    def begin(self, round_: Round, agent: AgentState) -> None:
-        """Remember the round and the agent (whose task set is the shared one)."""
-        self.round = round_
-        self.agent = agent
 
     def next_action(self, vehicle: VehicleState, time: int) -> Action | None:
         """The plan's next action, planning first if there is no plan."""

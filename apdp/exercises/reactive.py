@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from apdp.exercises.round import AgentState, AgentTotals, Kind, Round
-from apdp.exercises.vehicle import VehicleState, VehicleView
+from apdp.exercises.round import AgentTotals, Kind, Seated
+from apdp.exercises.vehicle import VehicleState
 from apdp.exercises.verifier import ExerciseFault, IllegalPlan, PlanVerifier
+from apdp.game.exercise import ExerciseVehicle
 from apdp.game.plan import Action, Deliver, Move, Pickup
 from apdp.game.task import Task
 
@@ -31,7 +32,7 @@ class ActCall:
     agent: int
     number: int
     time: int
-    vehicle: VehicleView
+    vehicle: ExerciseVehicle
     task: Task | None
     totals: AgentTotals
 
@@ -43,22 +44,15 @@ class ReactiveController(Protocol):
         """The action for this call: ``Move(neighbour)`` or ``Pickup(0)`` of the offer."""
 
 
-class ReactiveSeat:
-    """The platform's ``ReactiveAgent`` for one agent driven by ``controller``."""
+class ReactiveSeat(Seated[ReactiveController]):
+    """The platform's ``ReactiveAgent`` for one agent driven by ``controller`` (``calls``: act calls)."""
 
     kind: Kind = "reactive"
 
     def __init__(self, controller: ReactiveController) -> None:
-        self.controller = controller
+        super().__init__(controller)
         self.plan: Iterator[Action] = iter(())
         self.pending: Action | None = None
-        #: The act calls made so far.
-        self.calls = 0
-
-    def begin(self, round_: Round, agent: AgentState) -> None:
-        """Remember the round and the agent."""
-        self.round = round_
-        self.agent = agent
 
     def next_action(self, vehicle: VehicleState, time: int) -> Action | None:
         """The next action of the current plan, or a new act call when it is done."""

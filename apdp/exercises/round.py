@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 from apdp.exercises.clock import NANOS_PER_HOUR, Clock
 from apdp.exercises.configuration import ExerciseConfiguration
@@ -26,6 +26,8 @@ from apdp.game.task import Task
 from apdp.logist.money import java_round
 
 Kind = Literal["reactive", "deliberative", "centralized"]
+#: The agent side a seat calls.
+Controller = TypeVar("Controller")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,23 @@ class Seat(Protocol):
 
     def stuck(self, vehicle: VehicleState, action: Action, time: int) -> None:
         """``stuckAction``: the vehicle refused ``action``; next_action is asked again at once."""
+
+
+class Seated(Generic[Controller]):
+    """What every seat of apdp's holds: the controller that answers for its agent, the number of calls
+    made on it, and the round and agent once the round begins."""
+
+    kind: Kind
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        #: The calls made on the controller so far (act or plan calls).
+        self.calls = 0
+
+    def begin(self, round_: Round, agent: AgentState) -> None:
+        """Remember the round and the agent (its task set is the exercise's: see the module)."""
+        self.round = round_
+        self.agent = agent
 
 
 @dataclass

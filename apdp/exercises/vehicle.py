@@ -8,30 +8,12 @@ checks neither). A refused action is a "stuck" action for the agent's seat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from apdp.exercises.clock import wait_units
 from apdp.exercises.configuration import VehicleSpec
 from apdp.exercises.topology import LogistTopology
+from apdp.game.exercise import ExerciseVehicle
 from apdp.game.plan import Action, Deliver, Move
 from apdp.game.task import Task
-
-
-@dataclass(frozen=True, slots=True)
-class VehicleView:
-    """What an agent is told of a vehicle (the platform's ``Vehicle``), at one moment."""
-
-    id: int
-    name: str
-    home: str
-    city: str
-    capacity: int
-    cost_per_km: int
-    #: km/h (``Vehicle.speed()``).
-    speed: float
-    carried: tuple[Task, ...]
-    reward: int
-    distance_units: int
 
 
 class VehicleState:
@@ -87,8 +69,9 @@ class VehicleState:
         self.carried[task.id] = task
         return wait_units(self.spec.speed)
 
-    def view(self) -> VehicleView:
-        """A snapshot for the agent."""
-        return VehicleView(self.id, self.name, self.spec.home, self.city, self.spec.capacity, self.spec.cost_per_km,
-                           self.spec.speed / 1000.0, tuple(sorted(self.carried.values(), key=lambda t: t.id)),
-                           self.reward, self.units)
+    def view(self) -> ExerciseVehicle:
+        """The vehicle as its agent is told of it, now."""
+        return ExerciseVehicle(self.id, self.name, self.spec.home, self.city, self.spec.capacity,
+                               self.spec.cost_per_km, self.spec.speed / 1000.0,
+                               tuple(sorted(self.carried.values(), key=lambda t: t.id)), len(self.delivered),
+                               self.reward, self.units)

@@ -20,7 +20,6 @@ from apdp.exercises.centralized import CentralizedPlanCall
 from apdp.exercises.deliberative import CancelCall, PlanCall
 from apdp.exercises.reactive import ActCall
 from apdp.exercises.round import Round
-from apdp.exercises.vehicle import VehicleState
 from apdp.game.exercise import ExerciseVehicle
 from apdp.game.fault import FaultKind, Phase
 from apdp.game.plan import Action
@@ -49,14 +48,6 @@ class Answer:
     plans: tuple[tuple[Action, ...], ...] = ()
 
 
-def exercise_vehicle(state: VehicleState) -> ExerciseVehicle:
-    """A vehicle of the round as its agent is told of it."""
-    spec = state.spec
-    return ExerciseVehicle(state.id, spec.name, spec.home, state.city, spec.capacity, spec.cost_per_km,
-                           spec.speed / 1000.0, tuple(sorted(state.carried.values(), key=lambda t: t.id)),
-                           len(state.delivered), state.reward, state.units)
-
-
 @dataclass
 class Answers:
     """The part every sandboxed controller shares: its seat, the round, the limit, the answers."""
@@ -70,7 +61,7 @@ class Answers:
 
     def vehicle(self, vehicle_id: int) -> ExerciseVehicle:
         assert self.round is not None
-        return exercise_vehicle(self.round.agents[self.seat.index].vehicles[vehicle_id])
+        return self.round.agents[self.seat.index].vehicles[vehicle_id].view()
 
     def tasks(self) -> tuple[Task, ...]:
         """The agent's task set now, by id."""

@@ -38,7 +38,7 @@ from apdp.exercises.scores.centralized import PlannerController, TemplateControl
 from apdp.exercises.scores.deliberative import RecordingDeliberative, optimal_units
 from apdp.exercises.scores.reactive import PolicyController
 from apdp.exercises.topology import LogistTopology
-from apdp.exercises.vehicle import VehicleView
+from apdp.game.exercise import ExerciseVehicle
 from apdp.game.plan import Action, Deliver, Move, Pickup
 from apdp.game.task import Task
 from tests.exercise_runs import CONFIG
@@ -153,8 +153,8 @@ def _network(routes: Sequence[tuple[str, str, int]], folder: Path) -> LogistTopo
     return configuration(folder, routes, [[routes[0][0]]]).topology
 
 
-def _view(city: str, carried: tuple[Task, ...] = (), capacity: int = 30) -> VehicleView:
-    return VehicleView(0, "V", city, city, capacity, 1, 90.0, carried, 0, 0)
+def _view(city: str, carried: tuple[Task, ...] = (), capacity: int = 30) -> ExerciseVehicle:
+    return ExerciseVehicle(0, "V", city, city, capacity, 1, 90.0, carried, 0, 0)
 
 
 def brute_force(topology: LogistTopology, start: str, capacity: int, tasks: Sequence[Task]) -> int:
