@@ -136,6 +136,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
 def verify_exercise_file(file: Path, data: object) -> None:
     """``apdp verify`` of an exercise record. Exit 0 consistent, 1 not, 2 unreadable."""
     from apdp.check.exercise_verify import verify_exercise_record
+    from apdp.cli.verify import say_verdict
     from apdp.referee.exercise_record import ExerciseRecordError, exercise_record_from_json
 
     try:
@@ -143,14 +144,8 @@ def verify_exercise_file(file: Path, data: object) -> None:
     except ExerciseRecordError as exc:
         typer.echo(f"error: {file}: {exc}", err=True)
         raise typer.Exit(2) from None
-    problems = verify_exercise_record(record)
-    if not problems:
-        typer.echo(f"{file}: valid ({record.exercise} exercise, {record.events} events, {len(record.agents)} agents)")
-        return
-    typer.echo(f"{file}: {len(problems)} problem(s)")
-    for problem in problems:
-        typer.echo(f"- {problem}")
-    raise typer.Exit(1)
+    say_verdict(file, verify_exercise_record(record),
+                f"{record.exercise} exercise, {record.events} events, {len(record.agents)} agents")
 
 
 def replay_exercise_file(file: Path, data: object, out: Path) -> None:

@@ -26,9 +26,13 @@ def verify(
     except UnreadableRecord as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    problems = verify_record(data)
+    say_verdict(file, verify_record(data), f"{len(data['tasks'])} tasks, {len(data['agents'])} agents")
+
+
+def say_verdict(file: Path, problems: list[str], summary: str) -> None:
+    """Say that the record ``file`` is valid (``summary``: what it holds), or list its problems and exit 1."""
     if not problems:
-        typer.echo(f"{file}: valid ({len(data['tasks'])} tasks, {len(data['agents'])} agents)")
+        typer.echo(f"{file}: valid ({summary})")
         return
     typer.echo(f"{file}: {len(problems)} problem(s)")
     for problem in problems:
