@@ -177,7 +177,8 @@ class AgentProcess:
                 agent_path, self._private_dir, own.disk_mb * 2**20, own.processes, own.open_files, FILE_SIZE_CAP,
                 own.disk_files, self.build_dir,
             )
-        limits = ProcessLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement)
+        workdir = None if self.confined else tempfile.mkdtemp(prefix="apdp-agent-")
+        limits = ProcessLimits(own.memory_mb * 2**20, own.output_kb * 1024, self._output_path, confinement, workdir)
         self._pid, self._conn, self._memory_group, self._cpu_group = Zygote.get().spawn(limits)
         if self.confined and self._memory_group is not None:
             self._oom_kills = oom_kills(self._memory_group)

@@ -67,6 +67,15 @@ class ProcessLimits:
     output_path: str
     #: The confinement applied at setup, before the agent's file is loaded; None: unconfined.
     confinement: Confinement | None = None
+    #: An unconfined process's working folder (a confined one's is its confinement's private folder):
+    #: an agent that writes files beside it (a Logist agent's settings) writes them there, not where
+    #: the referee runs. Removed, as a private folder is, once the process is gone.
+    workdir: str | None = None
+
+    @property
+    def private_dir(self) -> str | None:
+        """The folder the process works in, removed once it is gone (None: the referee's own)."""
+        return self.confinement.private_dir if self.confinement is not None else self.workdir
 
 
 class BoundedOutput(io.TextIOBase):
@@ -113,6 +122,8 @@ def _prepare(limits: ProcessLimits) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the referee's to handle
     sys.dont_write_bytecode = True  # an agent leaves its folder as it found it, confined or not
+    if limits.confinement is None and limits.workdir is not None:
+        os.chdir(limits.workdir)  # confined, it moves into its private folder at setup
     fd = os.open(limits.output_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)

@@ -208,8 +208,8 @@ def _serve(control: socket.socket, zygote_requests: socket.socket | None) -> Non
             for fd in fds:
                 os.close(fd)
             children.add(pid)
-            if limits.confinement is not None:
-                private[pid] = limits.confinement.private_dir
+            if limits.private_dir is not None:
+                private[pid] = limits.private_dir
             if group is not None:
                 groups[pid] = group
             control.send(pickle.dumps(("spawned", pid, None if group is None else group.memory,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -340,3 +342,45 @@ def test_an_agents_process_holds_no_descriptor_but_its_streams_and_its_conversat
     own = [t for t in beyond_streams if t in {f"/proc/{pid}/{name}" for name in (*PROC_FILES, *PROC_FOLDERS)}]
     conversation = [t for t in beyond_streams if t not in own]
     assert len(conversation) == 1 and conversation[0].startswith("socket:"), seen
+
+
+WRITER = '''
+import os
+
+from apdp import Agent
+
+
+class Writer(Agent):
+    def setup(self, topology, distribution, company):
+        os.makedirs("config", exist_ok=True)
+        with open("config/settings_default.xml", "w") as f:  # as a Logist agent's host writes its settings
+            f.write("<settings/>")
+        print("wrote in", os.getcwd(), flush=True)
+
+    def bid(self, task):
+        return None
+
+    def plan(self, vehicles, tasks):
+        return [[] for _ in vehicles]
+'''
+
+
+@pytest.mark.parametrize("sandbox", [True, False])
+def test_what_an_agent_writes_beside_it_stays_in_its_own_folder(
+        sandbox: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Confined or not, an agent works in a folder of its own, removed after its match: a file it
+    writes beside it (a Logist agent's settings) never lands where the referee runs."""
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "writer.py").write_text(WRITER)
+    monkeypatch.chdir(tmp_path)
+    record = play_match(fast_scenario(tasks=2, limits={"sandbox": sandbox}), ["agents/writer.py", "naive"],
+                        seed=1).to_json()
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    assert not (tmp_path / "config").exists()
+    folder = record["output"][0].split("wrote in ", 1)[1].split()[0]
+    assert folder != str(tmp_path)
+    if not sandbox:  # its own folder, removed by the zygote once its process is gone
+        end = time.monotonic() + 30
+        while Path(folder).exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert folder.startswith(tempfile.gettempdir()) and not Path(folder).exists(), folder

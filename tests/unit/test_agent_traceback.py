@@ -62,7 +62,8 @@ def test_apdps_code_the_agent_called_stays_after_the_agents_frame() -> None:
     assert traceback is not None
     lines = frames(traceback)
     assert __file__ in lines[0] and lines[0].endswith(", in bid"), traceback
-    assert "apdp/game/agent.py" in lines[-1] and lines[-1].endswith(", in param"), traceback
+    assert "apdp/game/agent.py" in lines[1] and lines[1].endswith(", in param"), traceback
+    assert "apdp/game/params.py" in lines[-1] and lines[-1].endswith(", in read_param"), traceback
     assert "worker.py" not in traceback
     assert traceback.rstrip().endswith("ValueError: parameter 'spin' must be a float, got 'fast'"), traceback
 
