@@ -136,7 +136,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
 def verify_exercise_file(file: Path, data: object) -> None:
     """``apdp verify`` of an exercise record. Exit 0 consistent, 1 not, 2 unreadable."""
     from apdp.check.exercise_verify import verify_exercise_record
-    from apdp.cli.verify import say_verdict
+    from apdp.cli.verdict import say_verdict
     from apdp.referee.exercise_record import ExerciseRecordError, exercise_record_from_json
 
     try:

@@ -15,6 +15,7 @@ def verify(
     """Check every rule and figure of a record. Exit 0 valid, 1 invalid, 2 unreadable."""
     from apdp.check.verify import UnreadableRecord, read_record, verify_record
     from apdp.cli.exercise import read_json, verify_exercise_file
+    from apdp.cli.verdict import say_verdict
     from apdp.referee.exercise_record import is_exercise_record
 
     exercise_data = read_json(file)
@@ -27,17 +28,6 @@ def verify(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     say_verdict(file, verify_record(data), f"{len(data['tasks'])} tasks, {len(data['agents'])} agents")
-
-
-def say_verdict(file: Path, problems: list[str], summary: str) -> None:
-    """Say that the record ``file`` is valid (``summary``: what it holds), or list its problems and exit 1."""
-    if not problems:
-        typer.echo(f"{file}: valid ({summary})")
-        return
-    typer.echo(f"{file}: {len(problems)} problem(s)")
-    for problem in problems:
-        typer.echo(f"- {problem}")
-    raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 from apdp.agents.discovery import AgentLoadError, load_exercise_agent_class
 from apdp.agents.program import ProgramError, is_program, read_program
 from apdp.game.deadline import Deadline
@@ -29,6 +27,7 @@ from apdp.messages.exercise_calls import (
 )
 from apdp.messages.exercise_replies import action_reply, route_reply
 from apdp.messages.replies import Ack, AgentFailed, NotAValue, Reply, plans_reply
+from apdp.messages.setup import set_up
 from apdp.sandbox.program_agent import ProgramAgent
 
 #: An exercise agent as the worker holds it: a Python agent, or an agent program.
@@ -51,12 +50,7 @@ def setup_exercise(call: ExerciseSetupCall, started: ProgramAgent | None,
         program.relay(call)
         return program
     agent = load_exercise_agent_class(path, call.exercise)()
-    agent.topology, agent.distribution, agent.company = call.topology, call.distribution, call.company
-    agent.agent_id, agent.agents = call.agent_id, call.agents
-    agent.params, agent.timeouts = dict(call.params), dict(call.timeouts)
-    agent.rng = np.random.default_rng(call.seed)
-    agent.deadline = deadline_for(call.timeouts["setup"])
-    agent.setup(call.topology, call.distribution, call.company)
+    set_up(agent, call, deadline_for(call.timeouts["setup"]))
     return agent
 
 

@@ -45,6 +45,7 @@ from apdp.messages.replies import (
     bid_reply,
     plans_reply,
 )
+from apdp.messages.setup import set_up
 from apdp.messages.sizes import READ_REPLY_BYTES, SENT_MESSAGE, SENT_TRACEBACK
 from apdp.sandbox.confine import Confinement, confine
 from apdp.sandbox.exercise_worker import ExerciseHeld, answer_exercise, setup_exercise
@@ -205,16 +206,7 @@ def _new_agent(req: SetupCall, started: ProgramAgent | None) -> Agent:
 
 def _setup(req: SetupCall, started: ProgramAgent | None = None) -> Agent:
     agent = _new_agent(req, started)
-    agent.topology = req.topology
-    agent.distribution = req.distribution
-    agent.company = req.company
-    agent.agent_id = req.agent_id
-    agent.agents = req.agents
-    agent.params = dict(req.params)
-    agent.rng = np.random.default_rng(req.seed)
-    agent.timeouts = dict(req.timeouts)
-    agent.deadline = deadline_for(req.timeouts["setup"])
-    agent.setup(req.topology, req.distribution, req.company)
+    set_up(agent, req, deadline_for(req.timeouts["setup"]))
     return agent
 
 

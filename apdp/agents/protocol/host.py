@@ -15,13 +15,12 @@ import sys
 from pathlib import Path
 from typing import IO
 
-import numpy as np
-
 from apdp.agents.discovery import load_agent_class
 from apdp.game.agent import Agent
 from apdp.game.deadline import Deadline
 from apdp.messages.calls import AuctionResultCall, BidCall, Call, SetupCall, call_from_json
 from apdp.messages.replies import Ack, AgentFailed, NotAValue, Reply, bid_reply, plans_reply
+from apdp.messages.setup import set_up
 
 
 def _deadline(seconds: float) -> Deadline:
@@ -31,12 +30,7 @@ def _deadline(seconds: float) -> Deadline:
 def _answer(agent: Agent | None, call: Call, path: Path) -> tuple[Agent | None, Reply]:
     if isinstance(call, SetupCall):
         agent = load_agent_class(path)()
-        agent.topology, agent.distribution, agent.company = call.topology, call.distribution, call.company
-        agent.agent_id, agent.agents = call.agent_id, call.agents
-        agent.params, agent.timeouts = dict(call.params), dict(call.timeouts)
-        agent.rng = np.random.default_rng(call.seed)
-        agent.deadline = _deadline(agent.timeouts["setup"])
-        agent.setup(agent.topology, agent.distribution, agent.company)
+        set_up(agent, call, _deadline(call.timeouts["setup"]))
         return agent, Ack()
     if agent is None:
         return None, AgentFailed("exception", f"{call.name!r} before setup")
