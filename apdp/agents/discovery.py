@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from apdp.agents.files import agent_hash, is_inside
 from apdp.agents.program import PROGRAM_FILE
-from apdp.bundled import BUNDLED_BASELINES, BUNDLED_TEMPLATE
+from apdp.bundled import BUNDLED_AGENTS, BUNDLED_BASELINES, BUNDLED_TEMPLATE
 from apdp.bundled import PROJECT_ROOT as PROJECT_ROOT  # where apdp sits: the clone, or site-packages
 from apdp.errors import UserError
 from apdp.lookup import normalise_name, search_path
@@ -217,6 +217,19 @@ def find_agent(name: str) -> AgentSource:
     raise AgentNotFound(
         f"no agent named {name!r}; available: {names} (or give a path to a .py file)"
     )
+
+
+def find_exercise_agent(name: str) -> AgentSource:
+    """:func:`find_agent` for an exercise's round: the name of an exercise (``reactive``,
+    ``deliberative``, ``centralized``) that no agent of the user's bears is that exercise's shipped
+    template (``agents/exercises/``), so that a template plays against a user's agent by name."""
+    try:
+        return find_agent(name)
+    except AgentNotFound:
+        template = BUNDLED_AGENTS / "exercises" / f"{normalise_name(name)}.py"
+        if normalise_name(name) in ("reactive", "deliberative", "centralized") and template.is_file():
+            return AgentSource(normalise_name(name), template.resolve())
+        raise
 
 
 def registry_params() -> dict[str, dict[str, Any]]:

@@ -91,7 +91,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
                         record: Path | None, show_output: bool, hours: float | None = None,
                         acts: int | None = None) -> None:
     """``apdp match`` of an exercise: play one round, print its statistics, write its record."""
-    from apdp.agents.discovery import find_agent
+    from apdp.agents.discovery import find_exercise_agent
     from apdp.exercises.configuration import read_exercise
     from apdp.files import check_writable
     from apdp.referee.exercise_round import agents_kinds, play_exercise
@@ -105,7 +105,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
         configuration = read_exercise(path)
     except Exception as exc:  # the reader's own one-line errors (ScenarioError, LogistFileError)
         raise UserError(str(exc).splitlines()[0] if str(exc) else f"{path}: cannot read it") from None
-    sources = [find_agent(n) for n in names]
+    sources = [find_exercise_agent(n) for n in names]
     if record is not None:
         check_writable(record)
     kind = kind or configuration.exercise

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from apdp.agents.discovery import AgentSource, find_agent, registry_params
+from apdp.agents.discovery import AgentSource, find_exercise_agent, registry_params
 from apdp.agents.exercise_kind import agent_kind
 from apdp.errors import UserError
 from apdp.exercises.centralized import CentralizedSeat
@@ -221,7 +221,7 @@ def play_exercise(scenario: str | Path | ExerciseConfiguration, agents: Sequence
     if len(agents) > len(configuration.companies):
         raise UserError(f"{len(agents)} agents but {configuration.source} has {len(configuration.companies)} "
                         "companies: There are more agents than companies ! (play fewer agents)")
-    sources = [a if isinstance(a, AgentSource) else find_agent(a) for a in agents]
+    sources = [a if isinstance(a, AgentSource) else find_exercise_agent(a) for a in agents]
     named = exercise or configuration.exercise
     own = tuple(kinds) if kinds is not None else agents_kinds(sources, named)
     kind = named or next((k for k in own if k is not None), None)

@@ -23,7 +23,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from apdp.agents.discovery import AgentSource, find_agent
+from apdp.agents.discovery import AgentSource, find_exercise_agent
 from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
 from apdp.check.exercise_score import deliberative_scores, outcomes_of_record
 from apdp.errors import UserError
@@ -142,7 +142,7 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     """Play and score every agent's rounds missing from ``folder``; every entry of these agents."""
     checked_exercise(spec.exercise)
     spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
-    sources = [find_agent(a) for a in agents]
+    sources = [find_exercise_agent(a) for a in agents]
     folder.mkdir(parents=True, exist_ok=True)
     stored = {_key(e): e for e in read_entries(folder)}
     played = 0
@@ -241,5 +241,13 @@ def ranking_text(exercise: str, rows: Sequence[dict[str, Any]], first: Sequence[
     """The table of ``rows`` (``first``: more leading columns, such as a study's model and strategy)."""
     shown = [("rank", "#"), *first, ("agent", "agent"), ("rounds", "rounds"), ("faults", "faults"),
              *COLUMNS[exercise]]
-    body = [["" if r.get(k) is None else r.get(k) for k, _ in shown] for r in rows]
-    return f"The {exercise} exercise, ranked:\n" + tabulate(body, headers=[h for _, h in shown])
+    body = [["" if r.get(k) is None else _cell(r.get(k)) for k, _ in shown] for r in rows]
+    return f"The {exercise} exercise, ranked:\n" + tabulate(body, headers=[h for _, h in shown], disable_numparse=True)
+
+
+def _cell(value: Any) -> str:
+    """A figure as the table shows it: whole numbers in full (a profit of 1735012, not 1.74e+06),
+    others to four significant digits."""
+    if isinstance(value, float):
+        return f"{value:.0f}" if value.is_integer() or abs(value) >= 1e4 else f"{value:.4g}"
+    return str(value)

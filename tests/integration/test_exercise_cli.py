@@ -99,3 +99,47 @@ def test_a_bad_end_is_one_line(tmp_path: Path, args: list[str], says: str) -> No
     done = apdp(*args, cwd=tmp_path)
     assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+SPREAD = '''
+from apdp import CentralizedAgent, Deliver, Move, Pickup
+
+
+class Spread(CentralizedAgent):
+    """Each task on the next vehicle in turn, one after the other: more vehicles, more driving."""
+
+    def plan(self, vehicles, tasks):
+        plans = [[] for _ in vehicles]
+        at = [v.home for v in vehicles]
+        for n, task in enumerate(tasks):
+            i = n % len(vehicles)
+            if task.weight > vehicles[i].capacity:
+                i = max(range(len(vehicles)), key=lambda k: vehicles[k].capacity)
+            for city in self.topology.path(at[i], task.pickup)[1:]:
+                plans[i].append(Move(city))
+            plans[i].append(Pickup(task.id))
+            for city in self.topology.path(task.pickup, task.delivery)[1:]:
+                plans[i].append(Move(city))
+            plans[i].append(Deliver(task.id))
+            at[i] = task.delivery
+        return plans
+'''
+
+
+def test_an_exercise_tournament_ranks_by_its_score_and_resumes(tmp_path: Path) -> None:
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "spread.py").write_text(SPREAD)
+    args = ("tournament", "--exercise", "centralized", "--agents", "spread,centralized", "--out", "res")
+    first = apdp(*args, cwd=tmp_path)  # the course's template plays by its exercise's name
+    assert first.returncode == 0, first.stderr
+    table = first.stdout.splitlines()
+    ranked = [line.split()[1] for line in table if line[:1].isdigit()]
+    assert ranked == ["centralized", "spread"], first.stdout  # one vehicle drives less than four
+    rows = {line.split()[1]: line.split() for line in table if line[:1].isdigit()}
+    assert rows["spread"][3] == "0" and rows["spread"][-2] != "1", first.stdout  # no fault, more vehicles used
+    assert "1735012" in first.stdout  # the template's profit on the course's file, as the platform's run
+    again = apdp(*args, cwd=tmp_path)
+    assert again.returncode == 0 and "0 round(s) played now, 2 stored" in again.stderr, again.stderr
+    assert again.stdout == first.stdout
+    wrong = apdp("tournament", "--exercise", "centralized", "--agents", "nobody,centralized", cwd=tmp_path)
+    assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) <= 3 and "nobody" in wrong.stderr
