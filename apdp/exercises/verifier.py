@@ -3,7 +3,9 @@ end a round (the platform's ``IllegalPlanException`` and ``LogistException``).
 
 ``verify_plan`` walks one vehicle's actions from its current city with its carried tasks: a move
 must go to a neighbour, a pickup must take an available task within the capacity (running load),
-a delivery must deliver a carried task; cities of pickups and deliveries are not checked.
+a delivery must deliver a carried task; and, apdp's rule where the platform has none, a pickup is
+made in the task's pickup city and a delivery in its delivery city (the platform's verifier checks
+neither, so a plan of pickups and deliveries without a move would earn every reward for no km).
 ``verify_delivery``: that plan delivered all it carried. ``verify_pickup``: the plans together
 picked up every available task. Which of these an exercise asks is the exercise's rule.
 """
@@ -64,6 +66,9 @@ class PlanVerifier:
                 task = self.available.get(action.task)
                 if task is None:
                     raise self._illegal(f"Illegal pickup: Task does not exist (task {action.task})")
+                if city != task.pickup:
+                    raise self._illegal(f"Illegal pickup: the vehicle is in {city}, task {task.id} waits in "
+                                        f"{task.pickup} (move there first)")
                 load = sum(int(t.weight) for t in self.carried.values())
                 if capacity < load + int(task.weight):
                     raise self._illegal(f"Illegal pickup: Task weight exceeds remaining vehicle capacity "
@@ -71,8 +76,12 @@ class PlanVerifier:
                 del self.available[task.id]
                 self.carried[task.id] = task
             elif isinstance(action, Deliver):
-                if self.carried.pop(action.task, None) is None:
+                carried = self.carried.pop(action.task, None)
+                if carried is None:
                     raise self._illegal(f"Illegal delivery: Task does not exist (task {action.task})")
+                if city != carried.delivery:
+                    raise self._illegal(f"Illegal delivery: the vehicle is in {city}, task {carried.id} goes to "
+                                        f"{carried.delivery} (move there first)")
             else:
                 raise ExerciseFault(self.agent, f"crashed: {action!r} is not an action")
 

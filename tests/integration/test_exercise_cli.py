@@ -143,3 +143,39 @@ def test_an_exercise_tournament_ranks_by_its_score_and_resumes(tmp_path: Path) -
     assert again.stdout == first.stdout
     wrong = apdp("tournament", "--exercise", "centralized", "--agents", "nobody,centralized", cwd=tmp_path)
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) <= 3 and "nobody" in wrong.stderr
+
+
+TELEPORTS = {
+    "deliberative": '''
+from apdp import Deliver, DeliberativeAgent, Pickup
+
+
+class Teleport(DeliberativeAgent):
+    def plan(self, vehicle, tasks):
+        return [Deliver(t.id) for t in vehicle.carried] + [a for t in tasks for a in (Pickup(t.id), Deliver(t.id))]
+''',
+    "centralized": '''
+from apdp import CentralizedAgent, Deliver, Pickup
+
+
+class Teleport(CentralizedAgent):
+    def plan(self, vehicles, tasks):
+        return [[a for t in tasks for a in (Pickup(t.id), Deliver(t.id))]] + [[] for _ in vehicles[1:]]
+''',
+}
+
+
+@pytest.mark.parametrize("exercise", sorted(TELEPORTS))
+def test_a_plan_that_picks_up_or_delivers_away_from_the_tasks_city_is_illegal(tmp_path: Path, exercise: str) -> None:
+    """The platform's verifier checks neither city: without apdp's rule, pickups and deliveries where
+    the vehicle stands earned every reward for no km and ranked above the optimum."""
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "teleport.py").write_text(TELEPORTS[exercise])
+    played = apdp("match", "--exercise", exercise, "--agents", "teleport", cwd=tmp_path)
+    assert "Illegal pickup: the vehicle is in" in played.stdout + played.stderr, played.stdout + played.stderr
+    assert "reward 0" in played.stdout or "fault" in played.stdout, played.stdout
+    ranked = apdp("tournament", "--exercise", exercise, "--agents", f"teleport,{exercise}", "--out", "res",
+                  cwd=tmp_path)
+    assert ranked.returncode == 0, ranked.stderr
+    rows = {line.split()[1]: line.split() for line in ranked.stdout.splitlines() if line[:1].isdigit()}
+    assert rows[exercise][0] == "1" and rows["teleport"][3] != "0", ranked.stdout  # faulted, ranked last
