@@ -63,6 +63,8 @@ from apdp.logist.config import read_companies, read_configuration_root, read_tas
 from apdp.logist.distances import road_units
 from apdp.logist.tasks import LogistTasks
 from apdp.logist.topology import load_logist_topology
+from apdp.logist.xmlfile import MAX_XML_BYTES
+from apdp.reading import ReadRefused, read_regular
 from apdp.scenario.networks import load_topology
 from apdp.scenario.settings import ScenarioError
 
@@ -215,9 +217,11 @@ def _network(path: Path, name: str) -> Topology:
 def read_exercise_toml(path: Path) -> ExerciseConfiguration:
     """A course configuration in apdp's TOML form; a broken file raises ScenarioError in one line."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read the exercise's scenario ({exc.strerror})") from None
+        data = tomllib.loads(read_regular(path, MAX_XML_BYTES).decode("utf-8"))
+    except ReadRefused as exc:
+        raise ScenarioError(f"{path}: cannot read the exercise's scenario: {exc}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not UTF-8 text (an exercise's scenario is a TOML file)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML ({exc})") from None
     try:

@@ -6,10 +6,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from apdp.errors import UserError
+from apdp.reading import ReadRefused, read_regular
 
 
 class LogistFileError(UserError):
     """A Logist configuration, settings or topology file is missing or broken."""
+
+
+#: The largest Logist file read (the course's largest topology is under 100 KiB).
+MAX_XML_BYTES = 16 * 2**20
 
 
 def read_xml(path: Path, kind: str) -> ET.Element:
@@ -20,9 +25,9 @@ def read_xml(path: Path, kind: str) -> ET.Element:
     a file cannot expand to anything but what it holds.
     """
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LogistFileError(f"{path}: cannot read {kind} ({exc.strerror})") from None
+        data = read_regular(path, MAX_XML_BYTES)
+    except ReadRefused as exc:
+        raise LogistFileError(f"{path}: cannot read {kind}: {exc}") from None
     if b"<!ENTITY" in data:
         raise LogistFileError(f"{path}: {kind} declares XML entities, which are not supported")
     prolog = data[: data.find(b"?>") + 2] if data.lstrip().startswith(b"<?xml") else b""

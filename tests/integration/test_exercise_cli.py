@@ -5,6 +5,7 @@ one line naming the thing."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,21 @@ def test_a_plan_that_picks_up_or_delivers_away_from_the_tasks_city_is_illegal(tm
     assert ranked.returncode == 0, ranked.stderr
     rows = {line.split()[1]: line.split() for line in ranked.stdout.splitlines() if line[:1].isdigit()}
     assert rows[exercise][0] == "1" and rows["teleport"][3] != "0", ranked.stdout  # faulted, ranked last
+
+
+def test_a_record_naming_a_device_or_a_pipe_as_its_scenario_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A crafted record names what verify and replay then read as its configuration: never read
+    whole, never waited on (it hung them, or took 9 GB)."""
+    played = apdp("match", "--exercise", "deliberative", "--agents", "deliberative", "--record", "rec.json",
+                  cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    record = json.loads((tmp_path / "rec.json").read_text())
+    os.mkfifo(tmp_path / "pipe.xml")
+    for scenario in ("/dev/zero", str(tmp_path / "pipe.xml"), "/proc/self/fd/0"):
+        record["scenario"] = scenario
+        (tmp_path / "forged.json").write_text(json.dumps(record))
+        for command in (("verify", "forged.json"), ("replay", "forged.json", "-o", "x.html")):
+            run = apdp(*command, cwd=tmp_path)
+            said = (run.stdout + run.stderr).strip()
+            assert run.returncode != 0 and "not a regular file" in said, (scenario, said)
+            assert "Traceback" not in said and len(run.stderr.strip().splitlines()) <= 1, said

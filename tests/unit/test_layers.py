@@ -16,7 +16,7 @@ PACKAGE = ROOT / "apdp"
 #: From the ground up: each unit (a sub-package or a top-level module of apdp) may import units of
 #: lower layers only.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
-    "errors bundled",          # plumbing with no apdp import
+    "errors bundled reading",  # plumbing with no apdp import
     "text files secret lookup",  # plumbing
     "game",                    # the rules and values of the game
     "logist",                  # the platform's file formats and arithmetic
