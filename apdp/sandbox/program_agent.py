@@ -7,6 +7,7 @@ the referee's deadlines kill both. Its standard error goes to the agent's captur
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -61,6 +62,9 @@ class ProgramAgent(Agent):
 
     def _request(self, call: Call | ExerciseCall) -> Reply:
         assert self._to is not None and self._from is not None
+        if self._unasked():
+            raise ProtocolError(f"the program wrote a line before {call.name!r} was asked (a reply answers the "
+                                "request sent just before it, and nothing comes between)")
         try:
             self._to.write((json.dumps(call.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             self._to.flush()
@@ -84,6 +88,22 @@ class ProgramAgent(Agent):
         """An exercise's call (:mod:`apdp.messages.exercise_calls`) sent to the program as it is; its
         decoded reply (ProtocolError or ProgramFailed as for the auction's calls)."""
         return self._request(call)
+
+    def _unasked(self) -> bool:
+        """Whether the program has written anything since its last reply (looked at without waiting):
+        a reply written ahead of its request would answer it in no time with work done earlier."""
+        reader = self._from
+        if not isinstance(reader, io.BufferedReader):  # Popen's, buffered: anything else is not looked at
+            return False
+        fd = reader.fileno()
+        os.set_blocking(fd, False)
+        try:
+            ahead = reader.peek(1)  # what its reader holds past the last reply, or what the pipe has
+        except BlockingIOError:
+            ahead = b""
+        finally:
+            os.set_blocking(fd, True)
+        return bool(ahead)
 
     def start(self) -> None:
         """Start the program. One with ``ready = true`` in its agent.toml is started with

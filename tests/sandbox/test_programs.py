@@ -298,3 +298,22 @@ def test_a_program_in_the_second_seat_is_paused_as_it_says_it_runs_while_the_fir
     assert ran and max(ran) > first_ready  # it did run, during its own calls
     # paused within a moment of saying it runs (the referee reads ready lines as they come)
     assert [t for t in ran if said + 0.25 < t < first_ready] == [], (said, first_ready, ran[:5])
+
+
+def test_a_reply_written_before_its_request_is_a_fault(tmp_path: Path) -> None:
+    """An agent program that answers its setup with a second line (a bid worked out during setup)
+    does not have that line taken as the reply to its first bid."""
+    script = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    print(json.dumps({'ok': True}) if req['type'] != 'bid' else json.dumps({'bid': 1}))\n"
+        "    if req['type'] == 'setup':\n"
+        "        print(json.dumps({'bid': 1}))  # ahead of the first bid\n"
+        "    sys.stdout.flush()\n"
+    )
+    ahead = _write_program(tmp_path, "ahead", 'command = ["python3", "{dir}/agent.py"]\n', {"agent.py": script})
+    record = play_match(fast_scenario(tasks=2), [str(ahead), "template"], seed=1).to_json()
+    [fault] = record["result"]["faults"]
+    assert (fault["agent"], fault["phase"]) == (0, "bid") and "before 'bid' was asked" in fault["message"], fault
+
