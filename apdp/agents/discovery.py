@@ -291,7 +291,18 @@ def load_agent_class(path: Path) -> type[Agent]:
     from apdp.game.agent import Agent  # here: finding agents by name needs neither numpy nor pydantic
 
     module, module_name = import_agent_module(path)
-    return _agent_class(module, module_name, path, Agent, "apdp.Agent")
+    try:
+        return _agent_class(module, module_name, path, Agent, "apdp.Agent")
+    except AgentLoadError as exc:
+        if "defines no agent" not in str(exc):
+            raise
+        from apdp.game.exercise_agent import EXERCISE_AGENTS
+
+        for kind, base in EXERCISE_AGENTS.items():
+            if any(inspect.isclass(o) and issubclass(o, base) and o is not base for o in vars(module).values()):
+                raise AgentLoadError(f"{path}: its agent plays the {kind} exercise, not the auction (play it with "
+                                     f"apdp match --exercise {kind}; an auction agent subclasses apdp.Agent)") from None
+        raise
 
 
 def load_exercise_agent_class(path: Path, exercise: str) -> type[ExerciseAgent]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.agents.discovery import available_agents, check_names_apart, find_agent
+from apdp.agents.exercise_kind import agent_kind
 from apdp.agents.files import agent_hash
 from apdp.errors import UserError
 from apdp.scenario import Scenario, load_scenario
@@ -112,8 +113,12 @@ def grows(stored: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
 
 
 def resolve_agents(names: Sequence[str] | None) -> list[tuple[str, str]]:
-    """(name, file) of each agent named, or of every agent found (shipped and the user's) when ``names`` is None."""
-    sources = available_agents() if names is None else [find_agent(n) for n in names]
+    """(name, file) of each agent named, or of every agent found (shipped and the user's) when ``names``
+    is None: every auction agent, that is (an agent of the course's other exercises plays another game)."""
+    if names is None:
+        sources = [s for s in available_agents() if agent_kind(s.path) in (None, "auction")]
+    else:
+        sources = [find_agent(n) for n in names]
     seen: set[str] = set()
     for s in sources:
         if s.name in seen:

@@ -198,3 +198,15 @@ def test_a_record_naming_a_device_or_a_pipe_as_its_scenario_is_refused_in_one_li
             said = (run.stdout + run.stderr).strip()
             assert run.returncode != 0 and "not a regular file" in said, (scenario, said)
             assert "Traceback" not in said and len(run.stderr.strip().splitlines()) <= 1, said
+
+
+def test_an_exercise_agent_is_no_auction_agent(tmp_path: Path) -> None:
+    """An auction tournament of every agent found leaves the exercises' agents out (it faulted every
+    match of theirs), and an auction match of one says which game it plays."""
+    assert apdp("new", "mine", "--exercise", "reactive", cwd=tmp_path).returncode == 0
+    played = apdp("match", "--tasks", "2", "--agents", "mine,naive", cwd=tmp_path)
+    assert "its agent plays the reactive exercise, not the auction" in played.stdout, played.stdout
+    assert "apdp match --exercise reactive" in played.stdout
+    ran = apdp("tournament", "--topology", "switzerland", "--tasks", "2", "--quiet", "--out", "res", cwd=tmp_path)
+    assert ran.returncode == 0 and "0 with faults" in ran.stdout, ran.stdout + ran.stderr
+    assert "mine" not in ran.stdout + ran.stderr
