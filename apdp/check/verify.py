@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ from apdp.game.fault import PHASES, FaultKind
 from apdp.game.plan import VehiclePlan, check_plans, company_cost, plans_from_json
 from apdp.game.task import Task
 from apdp.game.topology import Topology, TopologyError
+from apdp.reading import ReadRefused, read_regular
 from apdp.referee.record import (
     LOGIST_SETTLEMENT,
     RECORD_FORMAT,
@@ -54,18 +53,10 @@ def _record_text(path: str | Path) -> str:
     """The text of a record file: a regular file of at most MAX_RECORD_FILE bytes (never a device or a
     pipe, read to its end), UTF-8."""
     try:
-        with open(path, "rb", buffering=0) as f:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise UnreadableRecord(f"{path}: not a regular file (a record is a .json file)")
-            if info.st_size > MAX_RECORD_FILE:
-                raise UnreadableRecord(f"{path}: {info.st_size:,} bytes, more than a record takes "
-                                       f"({MAX_RECORD_FILE // 2**20} MiB at most)")
-            data = f.read(MAX_RECORD_FILE + 1)
-    except OSError as exc:
-        raise UnreadableRecord(f"{path}: cannot read ({exc.strerror})") from None
-    if len(data) > MAX_RECORD_FILE:
-        raise UnreadableRecord(f"{path}: more than a record takes ({MAX_RECORD_FILE // 2**20} MiB at most)")
+        data = read_regular(path, MAX_RECORD_FILE)
+    except ReadRefused as exc:
+        raise UnreadableRecord(f"{path}: {exc} (a record is a .json file of "
+                               f"{MAX_RECORD_FILE // 2**20} MiB at most)") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
