@@ -36,10 +36,10 @@ CHECK_ACTS = 1000
 CHECK_TIMEOUTS = {"setup": 60.0, "plan": 60.0}
 
 
-def checked_exercise(exercise: str) -> str:
-    """``exercise`` if it is one of the three; UserError naming them otherwise."""
+def checked_exercise(exercise: str, what: str = "exercise") -> str:
+    """``exercise`` if it is one of the three; UserError naming them (and ``what`` gave it) otherwise."""
     if exercise not in EXERCISES:
-        raise UserError(f"exercise {exercise!r}: choose reactive, deliberative or centralized")
+        raise UserError(f"{what} {exercise!r}: choose reactive, deliberative or centralized")
     return exercise
 
 

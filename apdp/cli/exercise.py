@@ -18,20 +18,10 @@ import typer
 from apdp.bundled import BUNDLED_AGENTS, BUNDLED_SCENARIOS
 from apdp.errors import UserError
 
-EXERCISES = ("reactive", "deliberative", "centralized")
-#: The course's network of each exercise (its reactive.xml, deliberative.xml, centralized.xml).
-COURSE_NETWORK = {"reactive": "france", "deliberative": "switzerland", "centralized": "england"}
 #: The networks' short names.
 NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england", "nl": "netherlands",
             "switzerland": "switzerland", "france": "france", "england": "england", "netherlands": "netherlands",
             "great britain": "england"}
-
-
-def checked_exercise(exercise: str) -> str:
-    """``exercise`` if it is one of the three; UserError naming them otherwise."""
-    if exercise not in EXERCISES:
-        raise UserError(f"--exercise {exercise!r}: choose reactive, deliberative or centralized")
-    return exercise
 
 
 def exercise_file(path: Path | None) -> bool:
@@ -39,6 +29,8 @@ def exercise_file(path: Path | None) -> bool:
     or an apdp TOML with ``exercise``); False for anything else (the auction's reader judges it)."""
     if path is None or not path.is_file():
         return False
+    from apdp.exercises.configuration import EXERCISES
+
     try:
         if path.suffix.lower() == ".xml":
             return ET.parse(path).getroot().get("mode") in EXERCISES
@@ -51,6 +43,8 @@ def exercise_file(path: Path | None) -> bool:
 
 def default_scenario(exercise: str, topology: str | None) -> Path:
     """The shipped configuration of ``exercise`` on ``topology`` (default: the course's network)."""
+    from apdp.check.exercise_check import COURSE_NETWORK
+
     network = COURSE_NETWORK[exercise] if topology is None else NETWORKS.get(topology.lower())
     if network is None:
         raise UserError(f"--topology {topology!r}: an exercise plays on ch, fr, gb or nl (or give --scenario FILE)")
@@ -92,12 +86,13 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
                         acts: int | None = None) -> None:
     """``apdp match`` of an exercise: play one round, print its statistics, write its record."""
     from apdp.agents.discovery import find_exercise_agent
+    from apdp.check.exercise_check import checked_exercise
     from apdp.exercises.configuration import read_exercise
     from apdp.files import check_writable
     from apdp.referee.exercise_round import agents_kinds, play_exercise
     from apdp.referee.record import write_record
 
-    kind = None if exercise is None else checked_exercise(exercise)
+    kind = None if exercise is None else checked_exercise(exercise, "--exercise")
     path = scenario if scenario is not None else default_scenario(kind or "", topology) if kind else None
     if path is None:
         raise UserError("give --exercise reactive|deliberative|centralized or --scenario FILE")
@@ -184,7 +179,9 @@ def read_json(file: Path) -> object:
 
 def exercise_template(exercise: str) -> tuple[str, str]:
     """The template of ``exercise``: its source and its class's name."""
-    path = BUNDLED_AGENTS / "exercises" / f"{checked_exercise(exercise)}.py"
+    from apdp.check.exercise_check import checked_exercise
+
+    path = BUNDLED_AGENTS / "exercises" / f"{checked_exercise(exercise, '--exercise')}.py"
     try:
         return path.read_text(encoding="utf-8"), f"{exercise.capitalize()}Template"
     except OSError as exc:
