@@ -10,6 +10,7 @@ print them): :func:`reported_search` reads them from its output.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -48,10 +49,17 @@ class RecordUnfinished(ValueError):
     """The record's round did not end (a fault, or the referee's failure): it has no score."""
 
 
+def played_on(record: ExerciseRecord, configuration: ExerciseConfiguration) -> ExerciseConfiguration:
+    """``configuration`` drawing the batch and offers as ``record``'s round drew them: the
+    configuration its references are worked out on."""
+    return dataclasses.replace(configuration, draws=record.draws)
+
+
 def replay_round(record: ExerciseRecord, configuration: ExerciseConfiguration
                  ) -> tuple[Round, list[RecordingDeliberative | None]]:
-    """``record``'s round played again on ``configuration`` from its answers, with each
-    deliberative agent's answered plans kept."""
+    """``record``'s round played again on ``configuration`` (drawing as the record did, :func:`played_on`)
+    from its answers, with each deliberative agent's answered plans kept."""
+    configuration = played_on(record, configuration)
     if record.fault is not None or record.referee_error is not None:
         raise RecordUnfinished(f"the round stopped at a fault: {record.fault or record.referee_error}")
     seats: list[Seat] = []
@@ -92,6 +100,7 @@ def deliberative_scores(record: ExerciseRecord, configuration: ExerciseConfigura
     """Each deliberative agent's plans of ``record``'s round against the optimum (the optimum of a
     call is worked out once per process), with the time and nodes it printed."""
     round_, recorders = replay_round(record, configuration)
+    configuration = played_on(record, configuration)
     scores = []
     for index, recorder in enumerate(recorders):
         if recorder is None:

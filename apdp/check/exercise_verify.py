@@ -9,6 +9,7 @@ is what ``apdp replay`` shows).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -75,8 +76,9 @@ class Replayed:
 
 
 def replay_exercise(record: ExerciseRecord) -> Replayed:
-    """Play ``record``'s round again from its answers (the configuration is read from its path)."""
-    configuration = read_exercise(record.scenario)
+    """Play ``record``'s round again from its answers (the configuration is read from its path; the
+    batch and offers are drawn as the record says they were)."""
+    configuration = dataclasses.replace(read_exercise(record.scenario), draws=record.draws)
     scripts = [Scripted(i, iter(a)) for i, a in enumerate(record.answers)]
     seats: list[Seat] = [_SEATS[kind](s) for kind, s in zip(record.agent_kinds, scripts, strict=True)]
     round_ = Round(configuration, seats, list(record.agents), end=ReactiveEnd(record.end_hours, record.end_acts))

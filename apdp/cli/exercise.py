@@ -81,10 +81,37 @@ def _end_text(end: Any) -> str:
     return " or ".join(bounds)
 
 
+def configured(configuration: Any, overrides: dict[str, Any]) -> Any:
+    """``configuration`` with what ``apdp match``'s scenario options set (``--tasks``, ``--setup-timeout``,
+    ``--plan-timeout``); ``--bid-timeout`` is refused: an exercise has no bids."""
+    import dataclasses
+
+    from apdp.check.exercise_check import with_timeouts
+
+    if overrides.get("timeouts.bid") is not None:
+        raise UserError("--bid-timeout: an exercise has no bids; its calls have --setup-timeout and --plan-timeout")
+    tasks = overrides.get("tasks")
+    if tasks is not None:
+        if not 1 <= tasks <= 100_000:
+            raise UserError(f"--tasks {tasks}: give a number of tasks from 1 to 100000")
+        configuration = dataclasses.replace(configuration, tasks=tasks)
+    timeouts = {k: overrides.get(f"timeouts.{k}") for k in ("setup", "plan")}
+    for key, seconds in timeouts.items():
+        if seconds is not None and not 0 < seconds <= 3600:
+            raise UserError(f"--{key}-timeout {seconds:g}: give seconds above 0, at most 3600")
+    if any(v is not None for v in timeouts.values()):
+        configuration = with_timeouts(configuration, {k: configuration.timeouts_ms[k] / 1000 if v is None else v
+                                                      for k, v in timeouts.items()})
+    return configuration
+
+
 def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequence[str], topology: str | None,
                         record: Path | None, show_output: bool, hours: float | None = None,
-                        acts: int | None = None) -> None:
-    """``apdp match`` of an exercise: play one round, print its statistics, write its record."""
+                        acts: int | None = None, *, seed: int | None = None, secret: bytes | None = None,
+                        overrides: dict[str, Any] | None = None) -> None:
+    """``apdp match`` of an exercise: play one round, print its statistics, write its record. Its
+    batch and offers come from ``secret`` (the user's) and ``seed`` (the file's ``rngSeed`` when
+    None), or are the platform's own draw (``--platform-tasks``)."""
     from apdp.agents.discovery import find_exercise_agent
     from apdp.check.exercise_check import checked_exercise
     from apdp.exercises.configuration import read_exercise
@@ -92,6 +119,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     from apdp.referee.exercise_round import agents_kinds, play_exercise
     from apdp.referee.record import write_record
 
+    overrides = overrides or {}
     kind = None if exercise is None else checked_exercise(exercise, "--exercise")
     path = scenario if scenario is not None else default_scenario(kind or "", topology) if kind else None
     if path is None:
@@ -100,6 +128,7 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
         configuration = read_exercise(path)
     except Exception as exc:  # the reader's own one-line errors (ScenarioError, LogistFileError)
         raise UserError(str(exc).splitlines()[0] if str(exc) else f"{path}: cannot read it") from None
+    configuration = configured(configuration, overrides)
     sources = [find_exercise_agent(n) for n in names]
     if record is not None:
         check_writable(record)
@@ -112,10 +141,16 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     end = reactive_end(hours, acts)
     if (hours is not None or acts is not None) and "reactive" not in kinds:
         raise UserError("--hours and --acts end a reactive round; no agent of this one is reactive")
+    platform_draw = overrides.get("task_draw") == "platform"
+    seed = configuration.laws.rng_seed if seed is None else seed
     shown = ", ".join(n if k in (kind, None) else f"{n} ({k})" for n, k in zip(names, kinds, strict=True))
     until = f", until {_end_text(end)}" if "reactive" in kinds else ""
     typer.echo(f"{kind} exercise on {configuration.network.name} ({path}): {shown}{until}")
-    result = play_exercise(configuration, sources, exercise=kind, end=end)  # type: ignore[arg-type]
+    typer.echo("tasks: the platform's own draw from the file's rngSeed (--platform-tasks: foreseeable by anyone "
+               "with the file)" if platform_draw else
+               f"tasks: drawn from your secret and seed {seed} under the file's laws (no agent foresees them)")
+    result = play_exercise(configuration, sources, exercise=kind, end=end, seed=seed,  # type: ignore[arg-type]
+                           secret=secret, platform_draw=platform_draw)
     if show_output:
         for name, output in zip(result.agents, result.outputs, strict=True):
             typer.echo(f"--- {name} printed:\n{output}")

@@ -119,6 +119,11 @@ class ExerciseConfiguration:
     #: Agents' parameters by agent name (a TOML file's ``[agents.NAME]``, as an auction scenario's;
     #: a Logist XML's ``<agents>`` is not read, as the auction does not read it).
     agent_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The seed of the stream a round's batch and offers are drawn from (apdp's secret draw: a keyed
+    #: derivation of the round's secret, :func:`apdp.referee.seeding.task_seed`); None: the
+    #: platform's own stream from ``rngSeed``, which anyone with the file foresees. Never read from
+    #: a file: the referee sets it for a round (:mod:`apdp.exercises.distribution`).
+    draws: int | None = None
 
 
 def read_exercise(path: str | Path) -> ExerciseConfiguration:

@@ -1,16 +1,35 @@
 """The platform's task distribution and its one random stream (B2-B5, R2, R3).
 
-One ``java.util.Random(rngSeed)`` serves a whole run: the probability, reward and weight matrices,
-then the ``<no-task>`` values, then the round's batch (:meth:`TaskStream.batch`), then, in the
-reactive world, one draw per ``act`` call over all agents (:meth:`TaskStream.offer`).
+On the platform one ``java.util.Random(rngSeed)`` serves a whole run: the probability, reward and
+weight matrices, then the ``<no-task>`` values, then the round's batch (:meth:`TaskStream.batch`),
+then, in the reactive world, one draw per ``act`` call over all agents (:meth:`TaskStream.offer`).
+Anyone with the file can therefore foresee every task and offer (and an agent can work the
+generator back from the values it is told). apdp draws the matrices and no-task values as the
+platform does (they are the distribution agents are told of), and the batch and offers, by the
+same walks, from a stream of its own seeded with the configuration's ``draws``, a keyed derivation
+of the round's secret (:mod:`apdp.referee.seeding`); ``draws=None`` is the platform's stream.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from apdp.exercises.configuration import ExerciseConfiguration
 from apdp.game.task import Task
 from apdp.logist.javarandom import JavaRandom
 from apdp.logist.tasks import LogistMatrices, draw_batch, draw_matrices, draw_no_task
+
+
+class SecretUniform:
+    """Uniform doubles in [0, 1) from numpy's generator seeded with ``seed`` (an integer of any size):
+    the stream of a round's batch and offers under apdp's secret draw."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = np.random.default_rng(np.random.SeedSequence(seed))
+
+    def next_double(self) -> float:
+        """The next uniform double, as ``nextDouble`` is used by the platform's walks."""
+        return float(self._rng.random())
 
 
 class TaskStream:
@@ -22,11 +41,14 @@ class TaskStream:
 
     def __init__(self, configuration: ExerciseConfiguration) -> None:
         self.cities = configuration.topology.cities
-        #: The generator (``DefaultTaskDistribution.getRandom()``), positioned after what was drawn so far.
-        self.random = JavaRandom(configuration.laws.rng_seed)
-        self.matrices: LogistMatrices = draw_matrices(configuration.network, configuration.laws, self.random)
+        platform = JavaRandom(configuration.laws.rng_seed)
+        self.matrices: LogistMatrices = draw_matrices(configuration.network, configuration.laws, platform)
         n = len(self.cities)
-        self.no_task: tuple[float, ...] = draw_no_task(configuration.laws, n, self.random)
+        self.no_task: tuple[float, ...] = draw_no_task(configuration.laws, n, platform)
+        #: What the batch and the offers are drawn with: the platform's generator
+        #: (``DefaultTaskDistribution.getRandom()``) past the values above, or apdp's secret stream.
+        self.random: JavaRandom | SecretUniform = (
+            platform if configuration.draws is None else SecretUniform(configuration.draws))
         frequency = self.matrices.probability
         self.frequency_sums: tuple[float, ...] = tuple(_java_sum(row) for row in frequency)
         rows = []

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
@@ -33,6 +33,14 @@ from apdp.logist.distances import platform_distances
 from apdp.logist.javarandom import JavaRandom
 
 Matrix = tuple[tuple[float, ...], ...]
+
+
+class Uniform(Protocol):
+    """What the platform's walks draw with: ``java.util.Random`` (:class:`JavaRandom`), or another
+    source of uniform doubles in [0, 1)."""
+
+    def next_double(self) -> float:
+        """The next uniform double in [0, 1)."""
 
 
 class LogistLaw(Law):
@@ -162,7 +170,7 @@ def draw_no_task(spec: LogistTasks, cities: int, rng: JavaRandom) -> tuple[float
     return tuple(law.min + diff * rng.next_double() for _ in range(cities))
 
 
-def _pick(probability: Matrix, row_sums: Sequence[float], total: float, rng: JavaRandom) -> tuple[int, int]:
+def _pick(probability: Matrix, row_sums: Sequence[float], total: float, rng: Uniform) -> tuple[int, int]:
     """The platform's walk: a row by subtracting row sums, then a column by adding its values."""
     x = rng.next_double() * total
     for i, s in enumerate(row_sums):
@@ -186,7 +194,7 @@ def draw_logist_tasks(topology: Topology, spec: LogistTasks, count: int) -> list
     return draw_batch(m, count, rng)
 
 
-def draw_batch(m: LogistMatrices, count: int, rng: JavaRandom) -> list[Task]:
+def draw_batch(m: LogistMatrices, count: int, rng: Uniform) -> list[Task]:
     """The round's batch of ``count`` tasks (ids 0, 1, ...) drawn with ``rng`` from the matrices ``m``."""
     row_sums = [sum_in_order(row) for row in m.probability]
     total = sum_in_order(row_sums)

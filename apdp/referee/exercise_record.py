@@ -2,7 +2,8 @@
 where it is stored (:meth:`ExerciseRecord.to_json`, :func:`exercise_record_from_json`).
 
 It keeps what re-plays the round (the configuration's path, the exercise, the agents and every
-answer they gave, in order) and what the round came to (the number of events, each agent's
+answer they gave, in order, and the seed its batch and offers were drawn with: a keyed derivation of
+the round's secret, never the secret itself) and what the round came to (the number of events, each agent's
 statistics as the platform ranks them, the fault that stopped it, what the agents printed).
 :mod:`apdp.check.exercise_verify` plays the answers again and compares.
 """
@@ -19,8 +20,9 @@ from apdp.referee.exercise_seat import Answer
 
 #: The format's name, in every record.
 EXERCISE_FORMAT = "apdp-exercise-record/1"
-#: The version of what the record holds.
-EXERCISE_SCHEMA = 1
+#: The version of what the record holds: 2 adds the round's seed and draws (schema 1 records were
+#: all played on the platform's own draw).
+EXERCISE_SCHEMA = 2
 
 
 class ExerciseRecordError(ValueError):
@@ -48,6 +50,11 @@ class ExerciseRecord:
     schema: int = EXERCISE_SCHEMA
     #: The exercise each agent played (its own kind: kinds may be mixed); empty: all ``exercise``.
     kinds: tuple[str, ...] = ()
+    #: The round's seed (with the secret, what its streams derive from; None in schema 1).
+    seed: int | None = None
+    #: The seed of the stream the batch and offers were drawn from
+    #: (:attr:`~apdp.exercises.configuration.ExerciseConfiguration.draws`); None: the platform's own.
+    draws: int | None = None
 
     @property
     def agent_kinds(self) -> tuple[str, ...]:
@@ -70,6 +77,8 @@ class ExerciseRecord:
             "statistics": [_statistics_json(s) for s in self.statistics],
             "fault": None if self.fault is None else self.fault.to_json(), "traceback": self.traceback,
             "outputs": list(self.outputs), "seconds": self.seconds, "referee_error": self.referee_error,
+            "seed": self.seed,
+            "draws": {"from": "platform"} if self.draws is None else {"from": "secret", "seed": f"{self.draws:x}"},
         }
 
 
@@ -97,6 +106,14 @@ def _fault(value: Any) -> Fault | None:
     return Fault(int(value["agent"]), FaultKind(value["kind"]), value["phase"], value["task"], str(value["message"]))
 
 
+def _seed(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ExerciseRecordError(f"its seed {str(value)[:40]!r} is not a whole number")
+    return value
+
+
 def _kinds(value: Any, agents: int) -> tuple[str, ...]:
     """The record's ``kinds`` (absent in the first records: every agent played the exercise)."""
     if value is None:
@@ -105,6 +122,18 @@ def _kinds(value: Any, agents: int) -> tuple[str, ...]:
     if len(kinds) != agents or any(k not in ("reactive", "deliberative", "centralized") for k in kinds):
         raise ExerciseRecordError(f"its kinds {str(value)[:80]} are not one exercise per agent")
     return kinds
+
+
+def _draws(value: Any) -> int | None:
+    """The record's ``draws`` (absent in schema 1: the platform's own draw)."""
+    if value is None or value == {"from": "platform"}:
+        return None
+    if not isinstance(value, dict) or value.get("from") != "secret" or set(value) != {"from", "seed"}:
+        raise ExerciseRecordError(f"its draws {str(value)[:80]} are neither the platform's nor a secret draw's")
+    text = value["seed"]
+    if not isinstance(text, str) or not 0 < len(text) <= 64 or text.strip("0123456789abcdef"):
+        raise ExerciseRecordError("its draws' seed is not a hexadecimal number of at most 64 digits")
+    return int(text, 16)
 
 
 def is_exercise_record(data: object) -> bool:
@@ -128,6 +157,7 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
             tuple(AgentStatistics(**s) for s in data["statistics"]), _fault(data["fault"]),
             tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
             data.get("traceback"), int(data["schema"]), _kinds(data.get("kinds"), len(data["agents"])),
+            _seed(data.get("seed")), _draws(data.get("draws")),
         )
     except ExerciseRecordError:
         raise

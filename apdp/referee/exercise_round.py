@@ -13,6 +13,7 @@ not there, over capacity, not delivered, not picked up; the wrong number of plan
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 import traceback
 from collections.abc import Mapping, Sequence
@@ -40,8 +41,10 @@ from apdp.referee.exercise_record import ExerciseRecord
 from apdp.referee.exercise_seat import CONTROLLERS, AgentFaulted, Answers
 from apdp.referee.exercise_values import exercise_distribution
 from apdp.referee.seat import Seat, Terms, seats_of
+from apdp.referee.seeding import agent_seed, task_seed
 from apdp.sandbox.process import first_answered
 from apdp.scenario import Limits, Timeouts
+from apdp.secret import SECRET_BYTES, user_secret
 from apdp.text import clean_text
 
 #: The world's seat of each exercise.
@@ -105,18 +108,22 @@ def _seconds(configuration: ExerciseConfiguration) -> Timeouts:
 
 class ExerciseReferee:
     """One round of ``exercise`` on ``configuration`` between the agents of ``sources``, agent i
-    playing ``kinds[i]`` (its own kind, as on the platform: kinds may be mixed)."""
+    playing ``kinds[i]`` (its own kind, as on the platform: kinds may be mixed). The round's batch
+    and offers, and each agent's generator, come from ``secret`` and ``seed``
+    (:mod:`apdp.referee.seeding`); ``platform_draw``: the batch and offers are the platform's own."""
 
     def __init__(self, configuration: ExerciseConfiguration, exercise: Exercise, sources: Sequence[AgentSource],
                  limits: Limits, params: Sequence[Mapping[str, Any]], end: ReactiveEnd, seed: int,
-                 kinds: Sequence[Exercise] | None = None) -> None:
-        self.configuration = configuration
+                 kinds: Sequence[Exercise] | None = None, *, secret: bytes, platform_draw: bool = False) -> None:
+        draws = None if platform_draw else task_seed(secret, seed)
+        self.configuration = dataclasses.replace(configuration, draws=draws)
         self.exercise = exercise
         self.kinds: tuple[Exercise, ...] = tuple(kinds) if kinds is not None else (exercise,) * len(sources)
         self.limits = limits
         self.params = params
         self.end = end
         self.seed = seed
+        self.agent_seeds = [agent_seed(secret, seed, i) for i in range(len(sources))]
         self.timeouts = _seconds(configuration)
         self.seats = seats_of(sources, limits, limits.output_kb, Terms(self.timeouts, "logist", True))
         self.controllers: list[Answers] = []
@@ -124,7 +131,7 @@ class ExerciseReferee:
 
     def _setup_call(self, seat: Seat) -> ExerciseSetupCall:
         return ExerciseSetupCall(
-            self.kinds[seat.index], seat.index, len(self.seats), self.seed + seat.index, self.params[seat.index],
+            self.kinds[seat.index], seat.index, len(self.seats), self.agent_seeds[seat.index], self.params[seat.index],
             {"setup": self.timeouts.setup, "plan": self.timeouts.plan}, self.configuration.network,
             exercise_distribution(TaskStream(self.configuration)), company_of(self.configuration, seat.index),
             path=str(seat.source.path))
@@ -172,7 +179,8 @@ class ExerciseReferee:
             tuple(tuple(c.answers) for c in self.controllers) if self.controllers else tuple(() for _ in self.seats),
             0 if round_ is None else len(round_.events), () if round_ is None else round_.statistics(),
             None if faulty is None else faulty.fault, tuple(clean_text(o, 1 << 20) for o in outputs), seconds,
-            error, tb if isinstance(tb, str) else None, kinds=self.kinds,
+            error, tb if isinstance(tb, str) else None, kinds=self.kinds, seed=self.seed,
+            draws=self.configuration.draws,
         )
 
 
@@ -206,16 +214,28 @@ def agents_params(configuration: ExerciseConfiguration, sources: Sequence[AgentS
 
 def play_exercise(scenario: str | Path | ExerciseConfiguration, agents: Sequence[str | AgentSource], *,
                   exercise: Exercise | None = None, end: ReactiveEnd | None = None, limits: Limits | None = None,
-                  params: Sequence[Mapping[str, Any]] | None = None, seed: int = 0,
-                  kinds: Sequence[Exercise] | None = None) -> ExerciseRecord:
+                  params: Sequence[Mapping[str, Any]] | None = None, seed: int | None = None,
+                  kinds: Sequence[Exercise] | None = None, secret: bytes | None = None,
+                  platform_draw: bool = False) -> ExerciseRecord:
     """Play one round of an exercise configuration (a Logist XML file or its TOML form) and return
     its record. ``exercise`` overrides the one the file names; each agent plays its own kind
     (:func:`agents_kinds`; ``kinds`` says it instead), so kinds may be mixed, as on the platform;
     ``end`` is the reactive round's end (:class:`ReactiveEnd`'s default: 1000 simulated hours);
-    ``params`` one mapping per agent (default: :func:`agents_params`). A bad file, exercise or agent
-    raises :class:`apdp.errors.UserError` (or the file's own one-line error) before any agent starts;
-    an agent's misbehaviour is a fault in the record, never an exception here."""
+    ``params`` one mapping per agent (default: :func:`agents_params`).
+
+    The batch and the reactive offers are drawn by the platform's rules from a stream derived from
+    ``secret`` (None: the per-user secret file) and ``seed`` (None: the file's ``rngSeed``), which
+    no agent can foresee; ``platform_draw`` draws them as the platform does, from ``rngSeed`` (for
+    comparing with its runs: anyone with the file foresees them). The record keeps the seed and
+    the draw's own seed, never the secret.
+
+    A bad file, exercise or agent raises :class:`apdp.errors.UserError` (or the file's own one-line
+    error) before any agent starts; an agent's misbehaviour is a fault in the record, never an
+    exception here."""
     configuration = scenario if isinstance(scenario, ExerciseConfiguration) else read_exercise(scenario)
+    secret = user_secret() if secret is None else secret
+    if len(secret) != SECRET_BYTES:
+        raise ValueError(f"a round's secret is {SECRET_BYTES} bytes, got {len(secret)}")
     if not agents:
         raise UserError("no agent to play: name at least one")
     if len(agents) > len(configuration.companies):
@@ -232,6 +252,7 @@ def play_exercise(scenario: str | Path | ExerciseConfiguration, agents: Sequence
     if len(played) != len(sources):
         raise UserError(f"{len(played)} kinds for {len(sources)} agents")
     given = list(params) if params is not None else agents_params(configuration, sources)
-    referee = ExerciseReferee(configuration, kind, sources, limits or Limits(), given, end or ReactiveEnd(), seed,
-                              played)
+    referee = ExerciseReferee(configuration, kind, sources, limits or Limits(), given, end or ReactiveEnd(),
+                              configuration.laws.rng_seed if seed is None else seed, played, secret=secret,
+                              platform_draw=platform_draw)
     return referee.play()

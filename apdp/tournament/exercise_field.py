@@ -6,6 +6,11 @@ each network and seed (the course's configuration of that network with the seed 
 instances, where plausible inadmissible heuristics are not optimal: optimal on all of them, it
 planned as an admissible search does.
 
+A round's batch and offers are drawn from the field's secret (``secret`` in the results folder,
+made on the first run, mode 0600) and the round's seed, so no agent foresees them; a discriminating
+instance is the platform's own draw of its seed, since its batch is what makes it one (a deliberative
+agent is given the whole batch in its first plan call anyway).
+
 Every round's entry (the agent, network, seed, instance, fault, score) is appended to
 ``exercise.jsonl`` in the results folder as it ends; a rerun skips the rounds stored (resumable),
 and the table ranks the agents by the exercise's score (:func:`summary_rows`, :func:`ranking_text`).
@@ -25,15 +30,18 @@ from tabulate import tabulate
 
 from apdp.agents.discovery import AgentSource, find_exercise_agent
 from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
-from apdp.check.exercise_score import deliberative_scores, outcomes_of_record
+from apdp.check.exercise_score import deliberative_scores, outcomes_of_record, played_on
 from apdp.errors import UserError
 from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
 from apdp.exercises.round import ReactiveEnd
 from apdp.exercises.scores import discriminating_instances, score_centralized, score_reactive
 from apdp.exercises.scores.instances import variant
+from apdp.secret import user_secret
 
 #: The file of a field's entries in its results folder.
 ENTRIES = "exercise.jsonl"
+#: The file of its secret there.
+SECRET = "secret"
 #: The networks' short names.
 NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england", "nl": "netherlands"}
 #: Tasks of a deliberative discriminating instance, and instances per network.
@@ -71,6 +79,7 @@ def network_name(name: str) -> str:
 
 
 def _score(spec: FieldSpec, configuration: ExerciseConfiguration, record: Any) -> dict[str, Any]:
+    configuration = played_on(record, configuration)
     if spec.exercise == "reactive":
         (reactive,) = score_reactive(configuration, outcomes_of_record(record, configuration), end=spec.end)
         return {**reactive.to_json(), "ratio": reactive.ratio}
@@ -86,11 +95,13 @@ def _score(spec: FieldSpec, configuration: ExerciseConfiguration, record: Any) -
 
 
 def play_entry(spec: FieldSpec, source: AgentSource, configuration: ExerciseConfiguration,
-               key: dict[str, Any]) -> dict[str, Any]:
-    """One round of ``source`` alone on ``configuration``, scored: its entry (``key`` and the score)."""
+               key: dict[str, Any], secret: bytes) -> dict[str, Any]:
+    """One round of ``source`` alone on ``configuration``, scored: its entry (``key`` and the score).
+    Drawn from ``secret``, but for a discriminating instance (``key["instance"]``), the platform's draw."""
     from apdp.referee.exercise_round import play_exercise  # the referee, where it is used
 
-    record = play_exercise(configuration, [source], exercise=spec.exercise, end=spec.end)  # type: ignore[arg-type]
+    record = play_exercise(configuration, [source], exercise=spec.exercise, end=spec.end,  # type: ignore[arg-type]
+                           secret=secret, platform_draw=key.get("instance") is not None)
     entry: dict[str, Any] = {**key, "fault": None, "score": None}
     played = getattr(record, "agent_kinds", (spec.exercise,))[0]
     if record.referee_error is not None:
@@ -144,6 +155,7 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
     sources = [find_exercise_agent(a) for a in agents]
     folder.mkdir(parents=True, exist_ok=True)
+    secret = user_secret(folder / SECRET)
     stored = {_key(e): e for e in read_entries(folder)}
     played = 0
     with (folder / ENTRIES).open("a", encoding="utf-8") as out:
@@ -152,7 +164,7 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
                 full = {"agent": source.name, **key}
                 if _key(full) in stored:
                     continue
-                entry = play_entry(spec, source, configuration(), {**full, "path": str(source.path)})
+                entry = play_entry(spec, source, configuration(), {**full, "path": str(source.path)}, secret)
                 out.write(json.dumps(entry) + "\n")
                 out.flush()
                 stored[_key(entry)] = entry

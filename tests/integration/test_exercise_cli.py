@@ -23,13 +23,15 @@ from tests.paths import ROOT
 def test_a_template_agent_plays_its_exercise(tmp_path: Path, exercise: str, figures: str | None) -> None:
     made = apdp("new", "mine", "--exercise", exercise, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    played = apdp("match", "--exercise", exercise, "--agents", "mine", "--record", "rec.json", cwd=tmp_path)
+    played = apdp("match", "--exercise", exercise, "--agents", "mine", "--record", "rec.json", "--platform-tasks",
+                  cwd=tmp_path)
     assert played.returncode == 0, played.stderr
-    assert "1. mine:" in played.stdout and "fault" not in played.stdout
+    assert "1. mine:" in played.stdout and "fault" not in played.stdout and "the platform's own draw" in played.stdout
     if figures is not None:
         assert figures in played.stdout
     record = json.loads((tmp_path / "rec.json").read_text())
     assert record["format"] == "apdp-exercise-record/1" and record["exercise"] == exercise
+    assert record["draws"] == {"from": "platform"}
     checked = apdp("verify", "rec.json", cwd=tmp_path)
     assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout + checked.stderr
     shown = apdp("replay", "rec.json", "-o", "rep.html", cwd=tmp_path)
@@ -42,7 +44,8 @@ def test_a_template_agent_plays_its_exercise(tmp_path: Path, exercise: str, figu
 
 def test_a_logist_configuration_names_its_exercise(tmp_path: Path) -> None:
     apdp("new", "mine", "--exercise", "deliberative", cwd=tmp_path)
-    played = apdp("match", "--scenario", str(CONFIG / "deliberative.xml"), "-a", "mine,mine", cwd=tmp_path)
+    played = apdp("match", "--scenario", str(CONFIG / "deliberative.xml"), "-a", "mine,mine", "--platform-tasks",
+                  cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     assert "6 tasks" in played.stdout and "4 tasks" in played.stdout  # the platform's 04_template_x2
 
@@ -51,6 +54,8 @@ def test_a_logist_configuration_names_its_exercise(tmp_path: Path) -> None:
     (["match", "--exercise", "foo", "-a", "x"], "--exercise 'foo': choose reactive, deliberative or centralized"),
     (["match", "--exercise", "reactive", "--topology", "mars", "-a", "x"], "--topology 'mars'"),
     (["new", "x", "--exercise", "bar"], "--exercise 'bar'"),
+    (["match", "--exercise", "reactive", "-a", "x", "--bid-timeout", "1"], "--bid-timeout: an exercise has no bids"),
+    (["match", "--exercise", "centralized", "-a", "x", "--tasks", "0"], "--tasks 0: give a number of tasks"),
 ])
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], says: str) -> None:
     done = apdp(*args, cwd=tmp_path)
@@ -138,7 +143,9 @@ def test_an_exercise_tournament_ranks_by_its_score_and_resumes(tmp_path: Path) -
     assert ranked == ["centralized", "spread"], first.stdout  # one vehicle drives less than four
     rows = {line.split()[1]: line.split() for line in table if line[:1].isdigit()}
     assert rows["spread"][3] == "0" and rows["spread"][-2] != "1", first.stdout  # no fault, more vehicles used
-    assert "1735012" in first.stdout  # the template's profit on the course's file, as the platform's run
+    # the tasks are drawn from the field's own secret (kept for a resume), not as the platform draws the file's
+    assert (tmp_path / "res" / "secret").stat().st_mode & 0o777 == 0o600
+    assert "1735012" not in first.stdout  # the template's profit on the platform's draw of the course's file
     again = apdp(*args, cwd=tmp_path)
     assert again.returncode == 0 and "0 round(s) played now, 2 stored" in again.stderr, again.stderr
     assert again.stdout == first.stdout

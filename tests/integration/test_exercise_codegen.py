@@ -91,7 +91,8 @@ def test_a_record_is_scored_admissible_and_inadmissible_agents_told_apart(tmp_pa
     for name, code in (("good", ADMISSIBLE), ("sum", INADMISSIBLE)):
         path = tmp_path / f"{name}.py"
         path.write_text(code, encoding="utf-8")
-        (score,) = deliberative_scores(play_exercise(configuration, [str(path)]), configuration)
+        # an instance is the platform's draw of its seed: its batch is what makes it discriminate
+        (score,) = deliberative_scores(play_exercise(configuration, [str(path)], platform_draw=True), configuration)
         assert score.plans[0].optimal_units == instance.optimal_units and score.nodes is not None
         verdicts[name] = score.all_optimal
     assert verdicts == {"good": True, "sum": False}

@@ -82,8 +82,10 @@ def _figures(statistics: Sequence[AgentStatistics]) -> list[tuple[int, int, int,
 
 def _play(agents: Path, configuration: str | ExerciseConfiguration, names: Sequence[str],
           **options: object) -> ExerciseRecord:
-    """A round of the installed agents ``names``, sandboxed, as ``apdp match`` plays it."""
+    """A round of the installed agents ``names``, sandboxed, as ``apdp match --platform-tasks`` plays it
+    (the platform's own draw: its figures are the platform's)."""
     scenario = configuration if isinstance(configuration, ExerciseConfiguration) else CONFIG / f"{configuration}.xml"
+    options = {"platform_draw": True, **options}
     return play_exercise(scenario, [AgentSource(n, agents / n) for n in names], **options)  # type: ignore[arg-type]
 
 
@@ -94,16 +96,17 @@ def test_a_student_s_project_plays_all_four_exercises_unchanged_from_the_command
     for name, kind in KINDS.items():
         assert f"as {name!r}" in printed and installed_behavior(work / "agents" / name) == kind
     record = work / "deliberative.json"
-    done = apdp("match", "--exercise", "deliberative", "-a", "naive-java", "--record", str(record), cwd=work)
+    done = apdp("match", "--exercise", "deliberative", "-a", "naive-java", "--record", str(record), "--platform-tasks",
+                cwd=work)
     assert done.returncode == 0 and f"1. naive-java: {TEMPLATE_FIGURES['deliberative']}" in done.stdout, done
     verified = apdp("verify", str(record), cwd=work)
     assert verified.returncode == 0 and "valid (deliberative exercise" in verified.stdout, verified
-    done = apdp("match", "--exercise", "centralized", "-a", "central-java", cwd=work)
+    done = apdp("match", "--exercise", "centralized", "-a", "central-java", "--platform-tasks", cwd=work)
     assert done.returncode == 0 and f"1. central-java: {TEMPLATE_FIGURES['centralized']}" in done.stdout, done
     # the course's own configuration file; the walkers read their parameters (a seed, a policy) from
     # the agents.xml the import put in agents/params.toml: unseeded, they would not print what they did
     done = apdp("match", "--scenario", str(CONFIG / "reactive_france.xml"), "-a", "greedy-walker-java,walker-java",
-                "--acts", "300", "--show-output", "--record", str(work / "reactive.json"), cwd=work)
+                "--acts", "300", "--show-output", "--record", str(work / "reactive.json"), "--platform-tasks", cwd=work)
     assert done.returncode == 0 and "until 300 act calls" in done.stdout, done
     platform = (PLATFORM / "reactive_france-2.txt").read_text(encoding="utf-8")
     for agent in (0, 1):

@@ -95,7 +95,7 @@ def test_sandboxed_deliberative_agents_reproduce_the_platform(tmp_path: Path, ru
         (tmp_path / str(i)).mkdir()
         sources.append(_agent(tmp_path / str(i), name, SCRIPTED_DELIBERATIVE))
         params.append({"plans": [_actions_json(p) for p in plans[configuration.companies[i].vehicles[0].name]]})
-    record = play_exercise(configuration, sources, exercise="deliberative", params=params)
+    record = play_exercise(configuration, sources, exercise="deliberative", params=params, platform_draw=True)
     played = read_history(RUNS / "deliberative" / run / "history.xml")
     assert record.fault is None and record.referee_error is None
     assert record.statistics == played.statistics
@@ -114,7 +114,8 @@ def test_sandboxed_reactive_agents_reproduce_the_platform(tmp_path: Path, run: s
         (tmp_path / str(i)).mkdir()
         sources.append(_agent(tmp_path / str(i), name, SCRIPTED_REACTIVE))
         params.append({"actions": [a.action.to_json() for a in acts if a.agent == name]})
-    record = play_exercise(CONFIG / "reactive.xml", sources, params=params, end=ReactiveEnd(hours=None, acts=len(acts)))
+    record = play_exercise(CONFIG / "reactive.xml", sources, params=params, end=ReactiveEnd(hours=None, acts=len(acts)),
+                           platform_draw=True)
     assert record.fault is None and record.referee_error is None, record.fault
     played = read_history(RUNS / "reactive" / run / "history.xml")
     assert replay_exercise(record).round.events[:len(played.events)] == list(played.events)
@@ -141,7 +142,7 @@ def test_sandboxed_centralized_agents_reproduce_the_platform(tmp_path: Path) -> 
     for name in ("cprobe-naive", "cprobe-round-robin"):
         (tmp_path / name).mkdir()
         sources.append(_agent(tmp_path / name, name, SCRIPTED_CENTRALIZED))
-    record = play_exercise(CONFIG / "centralized_2co.xml", sources, exercise="centralized",
+    record = play_exercise(CONFIG / "centralized_2co.xml", sources, exercise="centralized", platform_draw=True,
                            params=[{"plans": actions}, {"plans": actions}])
     assert record.fault is None
     assert record.statistics == played.statistics
@@ -167,11 +168,70 @@ def test_a_hostile_reactive_agent_is_faulted_and_the_referee_survives(tmp_path: 
 def test_a_record_round_trips_and_a_tampered_one_is_caught(tmp_path: Path) -> None:
     from apdp.bundled import BUNDLED_AGENTS
 
-    record = play_exercise(CONFIG / "deliberative.xml", [str(BUNDLED_AGENTS / "exercises" / "deliberative.py")])
+    record = play_exercise(CONFIG / "deliberative.xml", [str(BUNDLED_AGENTS / "exercises" / "deliberative.py")],
+                           platform_draw=True)
     assert (record.statistics[0].total_cost, record.statistics[0].total_profit) == (25900, 511286)  # the platform's
     data = json.loads(json.dumps(record.to_json()))
-    assert exercise_record_from_json(data) == record and data["schema"] == 1
+    assert exercise_record_from_json(data) == record and data["schema"] == 2
     data["statistics"][0]["total_profit"] += 1
     assert verify_exercise_record(exercise_record_from_json(data))
     tampered: ExerciseRecord = dataclasses.replace(record, answers=((),))
     assert verify_exercise_record(tampered)
+
+
+SEER = '''
+from apdp import Move, ReactiveAgent
+from apdp.logist.javarandom import JavaRandom
+
+
+class Seer(ReactiveAgent):
+    """Knows the platform's generator where the offers begin (an agent can work it back from the raw
+    values it is told, or anyone can run it from the file's rngSeed) and foresees each offer."""
+
+    def setup(self, topology, distribution, company):
+        self.rng = JavaRandom(0)
+        self.rng._seed = int(self.params["state"])
+        self.hits = self.calls = 0
+
+    def act(self, vehicle, task):
+        x = self.rng.next_double()
+        foreseen = None
+        for city in self.distribution.cities:
+            x -= self.distribution.probability(vehicle.city, city)
+            if x <= 0.0:
+                foreseen = city
+                break
+        self.calls += 1
+        self.hits += foreseen == (None if task is None else task.delivery)
+        print(f"foreseen {self.hits} of {self.calls}", flush=True)
+        return Move(sorted(self.topology.neighbours(vehicle.city))[0])
+'''
+
+
+def test_no_agent_foresees_the_offers_but_under_the_platform_s_own_draw(tmp_path: Path) -> None:
+    from apdp.exercises.distribution import TaskStream
+    from apdp.logist.javarandom import JavaRandom
+
+    configuration = read_exercise(CONFIG / "reactive.xml")
+    stream = TaskStream(configuration)
+    stream.batch(configuration.tasks)  # the platform draws a batch before the first offer, also here
+    assert isinstance(stream.random, JavaRandom)
+    seer = [_agent(tmp_path, "seer", SEER)]
+    params = [{"state": stream.random._seed}]
+    end = ReactiveEnd(hours=None, acts=60)
+
+    def foreseen(record: ExerciseRecord) -> str:
+        assert record.fault is None and verify_exercise_record(record) == [], record.fault
+        return record.outputs[0].strip().splitlines()[-1]
+
+    platform = play_exercise(configuration, seer, params=params, end=end, platform_draw=True)
+    assert foreseen(platform) == "foreseen 60 of 60" and platform.draws is None
+    secret, other = bytes(range(32)), bytes(range(1, 33))
+    drawn = play_exercise(configuration, seer, params=params, end=end, secret=secret)
+    hits = int(foreseen(drawn).split()[1])
+    assert hits < 45 and drawn.draws is not None and drawn.seed == configuration.laws.rng_seed
+    again = play_exercise(configuration, seer, params=params, end=end, secret=secret)
+    assert again.outputs == drawn.outputs and again.draws == drawn.draws  # same secret and seed, same round
+    assert play_exercise(configuration, seer, params=params, end=end, secret=other).draws != drawn.draws
+    elsewhere = play_exercise(configuration, seer, params=params, end=end, secret=secret, seed=7)
+    assert elsewhere.draws != drawn.draws and elsewhere.seed == 7
