@@ -15,7 +15,7 @@ from typing import Any
 
 from apdp.exercises.history import AgentStatistics
 from apdp.game.fault import EXERCISE_PHASES, Fault, FaultKind
-from apdp.game.plan import action_from_json
+from apdp.game.plan import Action, Move, Pickup, action_from_json
 from apdp.referee.exercise_seat import Answer
 
 #: The format's name, in every record.
@@ -55,6 +55,13 @@ class ExerciseRecord:
     #: The seed of the stream the batch and offers were drawn from
     #: (:attr:`~apdp.exercises.configuration.ExerciseConfiguration.draws`); None: the platform's own.
     draws: int | None = None
+    #: Each agent's identity as it played (:mod:`apdp.agents.identity`: its file's hash, origin).
+    identities: tuple[dict[str, Any], ...] = ()
+    #: Each agent's seconds per call kind as the referee measured them (wall; CPU under ``cpu``).
+    timing: tuple[dict[str, Any], ...] = ()
+    #: The network's cities, in order: an act's answer is kept as a move's city index (or -1-id for a
+    #: pickup), so that a long reactive round takes a few bytes per act.
+    cities: tuple[str, ...] = ()
 
     @property
     def agent_kinds(self) -> tuple[str, ...]:
@@ -73,16 +80,32 @@ class ExerciseRecord:
             "format": EXERCISE_FORMAT, "schema": self.schema, "exercise": self.exercise, "scenario": self.scenario,
             "agents": list(self.agents), "kinds": list(self.agent_kinds),
             "end": {"hours": self.end_hours, "acts": self.end_acts},
-            "answers": [[_answer_json(a) for a in agent] for agent in self.answers], "events": self.events,
+            "cities": list(self.cities),
+            "answers": [[answer_json(a, self._city_index) for a in agent] for agent in self.answers],
+            "events": self.events,
             "statistics": [_statistics_json(s) for s in self.statistics],
             "fault": None if self.fault is None else self.fault.to_json(), "traceback": self.traceback,
             "outputs": list(self.outputs), "seconds": self.seconds, "referee_error": self.referee_error,
             "seed": self.seed,
             "draws": {"from": "platform"} if self.draws is None else {"from": "secret", "seed": f"{self.draws:x}"},
+            "identities": list(self.identities), "timing": list(self.timing),
         }
 
+    @property
+    def _city_index(self) -> dict[str, int]:
+        return {c: i for i, c in enumerate(self.cities)}
 
-def _answer_json(answer: Answer) -> dict[str, Any]:
+
+def answer_json(answer: Answer, cities: dict[str, int]) -> Any:
+    """An answer as the record keeps it: an act's as a move's city index in ``cities``, ``-1 - id``
+    for a pickup, else the action's JSON; another call's as ``{"call", "plans"}``."""
+    if answer.call == "act" and len(answer.plans) == 1 and len(answer.plans[0]) == 1:
+        action = answer.plans[0][0]
+        if isinstance(action, Move) and action.city in cities:
+            return cities[action.city]
+        if isinstance(action, Pickup) and 0 <= action.task < 1 << 31:
+            return -1 - action.task
+        return action.to_json()
     return {"call": answer.call, "plans": [[a.to_json() for a in plan] for plan in answer.plans]}
 
 
@@ -92,7 +115,14 @@ def _statistics_json(s: AgentStatistics) -> dict[str, Any]:
             "total_reward": s.total_reward, "total_profit": s.total_profit}
 
 
-def _answer(value: Any) -> Answer:
+def _answer(value: Any, cities: tuple[str, ...]) -> Answer:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= len(cities):
+            raise ExerciseRecordError(f"an act's answer {value} names no city of its {len(cities)}")
+        action: Action = Move(cities[value]) if value >= 0 else Pickup(-1 - value)
+        return Answer("act", ((action,),))
+    if isinstance(value, list):
+        return Answer("act", ((action_from_json(value),),))
     if value["call"] not in ("act", "plan", "cancelled", "plans"):
         raise ExerciseRecordError(f"an answer to an unknown call {str(value['call'])[:40]!r}")
     return Answer(value["call"], tuple(tuple(action_from_json(a) for a in plan) for plan in value["plans"]))
@@ -104,6 +134,14 @@ def _fault(value: Any) -> Fault | None:
     if value["phase"] not in EXERCISE_PHASES:
         raise ExerciseRecordError(f"a fault in an unknown phase {str(value['phase'])[:40]!r}")
     return Fault(int(value["agent"]), FaultKind(value["kind"]), value["phase"], value["task"], str(value["message"]))
+
+
+def _dicts(value: Any, what: str) -> tuple[dict[str, Any], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ExerciseRecordError(f"its {what} are not one table per agent")
+    return tuple(value)
 
 
 def _seed(value: Any) -> int | None:
@@ -150,14 +188,16 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
         if int(data["schema"]) > EXERCISE_SCHEMA:
             raise ExerciseRecordError(f"an exercise record of schema {data['schema']}, newer than this apdp's "
                                       f"({EXERCISE_SCHEMA}): upgrade apdp")
+        cities = tuple(str(c) for c in data.get("cities") or ())
         return ExerciseRecord(
             str(data["exercise"]), str(data["scenario"]), tuple(str(a) for a in data["agents"]),
             data["end"]["hours"], data["end"]["acts"],
-            tuple(tuple(_answer(a) for a in agent) for agent in data["answers"]), int(data["events"]),
+            tuple(tuple(_answer(a, cities) for a in agent) for agent in data["answers"]), int(data["events"]),
             tuple(AgentStatistics(**s) for s in data["statistics"]), _fault(data["fault"]),
             tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
             data.get("traceback"), int(data["schema"]), _kinds(data.get("kinds"), len(data["agents"])),
-            _seed(data.get("seed")), _draws(data.get("draws")),
+            _seed(data.get("seed")), _draws(data.get("draws")), _dicts(data.get("identities"), "identities"),
+            _dicts(data.get("timing"), "timing"), cities,
         )
     except ExerciseRecordError:
         raise

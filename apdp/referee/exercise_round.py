@@ -22,6 +22,7 @@ from typing import Any
 
 from apdp.agents.discovery import AgentSource, find_exercise_agent, registry_params
 from apdp.agents.exercise_kind import agent_kind
+from apdp.agents.identity import agent_identity
 from apdp.errors import UserError
 from apdp.exercises.centralized import CentralizedSeat
 from apdp.exercises.configuration import EXERCISES, Exercise, ExerciseConfiguration, read_exercise
@@ -37,6 +38,7 @@ from apdp.game.fault import FaultKind, Phase
 from apdp.game.plan import Action
 from apdp.lookup import normalise_name
 from apdp.messages.exercise_calls import ExerciseSetupCall
+from apdp.referee.exercise_budget import ExerciseBudget
 from apdp.referee.exercise_record import ExerciseRecord
 from apdp.referee.exercise_seat import CONTROLLERS, AgentFaulted, Answers
 from apdp.referee.exercise_values import exercise_distribution
@@ -125,7 +127,12 @@ class ExerciseReferee:
         self.seed = seed
         self.agent_seeds = [agent_seed(secret, seed, i) for i in range(len(sources))]
         self.timeouts = _seconds(configuration)
-        self.seats = seats_of(sources, limits, limits.output_kb, Terms(self.timeouts, "logist", True))
+        #: Each agent's identity as it plays (apdp.agents.identity): file hash, origin, apdp version.
+        self.identities = [agent_identity(s.name, s.path) for s in sources]
+        self.budget = ExerciseBudget.of(limits.record_kb, configuration, self.identities)
+        self.budget.check_end(configuration, end, self.kinds)  # before any agent starts
+        output_kb = min(limits.output_kb, limits.record_kb)
+        self.seats = seats_of(sources, limits, output_kb, Terms(self.timeouts, "logist", True))
         self.controllers: list[Answers] = []
         self.round: Round | None = None
 
@@ -148,6 +155,7 @@ class ExerciseReferee:
         for seat in self.seats:
             kind = self.kinds[seat.index]
             controller = CONTROLLERS[kind](seat, self.timeouts.plan)
+            controller.room = lambda answer, agent=seat.index: self.budget.room(agent, answer)  # type: ignore[misc]
             self.controllers.append(controller)
             world.append(Guarded(WORLD_SEATS[kind](controller), seat))
         self.round = Round(self.configuration, world, [s.source.name for s in self.seats], end=self.end)
@@ -173,15 +181,16 @@ class ExerciseReferee:
         faulty = next((s for s in self.seats if s.fault is not None), None)
         round_ = self.round
         tb = faulty.details.get("traceback") if faulty is not None else None
-        return ExerciseRecord(
+        return self.budget.fit(ExerciseRecord(
             self.exercise, str(Path(self.configuration.source).resolve()), tuple(s.source.name for s in self.seats),
             self.end.hours, self.end.acts,
             tuple(tuple(c.answers) for c in self.controllers) if self.controllers else tuple(() for _ in self.seats),
             0 if round_ is None else len(round_.events), () if round_ is None else round_.statistics(),
             None if faulty is None else faulty.fault, tuple(clean_text(o, 1 << 20) for o in outputs), seconds,
             error, tb if isinstance(tb, str) else None, kinds=self.kinds, seed=self.seed,
-            draws=self.configuration.draws,
-        )
+            draws=self.configuration.draws, identities=tuple(self.identities),
+            timing=tuple(s.timing_json() for s in self.seats), cities=tuple(self.configuration.network.cities),
+        ))
 
 
 def agents_kinds(sources: Sequence[AgentSource], exercise: Exercise | None) -> tuple[Exercise | None, ...]:

@@ -12,7 +12,7 @@ raises :class:`AgentFaulted`, as the platform stops its run.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -58,6 +58,15 @@ class Answers:
     answers: list[Answer] = field(default_factory=list)
     #: The call being answered (a fault is in it): act, plan or plan_cancelled.
     phase: Phase = "plan"
+    #: Why an answer does not fit the agent's share of the record (None: it does); the referee's.
+    room: Callable[[Answer], str | None] = field(default=lambda _answer: None)
+
+    def keep(self, answer: Answer) -> None:
+        """Keep ``answer`` for the record, or fault the agent when it does not fit its share."""
+        too_large = self.room(answer)
+        if too_large is not None:
+            self.fault(too_large)
+        self.answers.append(answer)
 
     def vehicle(self, vehicle_id: int) -> ExerciseVehicle:
         assert self.round is not None
@@ -100,7 +109,7 @@ class SandboxedReactive(Answers):
         reply = self.ask(ActionCall(self.vehicle(call.vehicle.id), call.task, self.timeout), call.task)
         if not isinstance(reply, ActionReply):
             self.fault("act() returned no action", call.task)
-        self.answers.append(Answer("act", ((reply.action,),)))
+        self.keep(Answer("act", ((reply.action,),)))
         return reply.action
 
 
@@ -112,12 +121,12 @@ class SandboxedDeliberative(Answers):
         reply = self.ask(VehiclePlanCall(self.vehicle(call.vehicle.id), call.tasks, self.timeout))
         if not isinstance(reply, RouteReply):
             self.fault("plan() returned no plan")
-        self.answers.append(Answer("plan", (reply.actions,)))
+        self.keep(Answer("plan", (reply.actions,)))
         return reply.actions
 
     def plan_cancelled(self, call: CancelCall) -> None:
         self.ask(PlanCancelledCall(self.vehicle(call.vehicle.id), self.tasks(), self.timeout))
-        self.answers.append(Answer("cancelled"))
+        self.keep(Answer("cancelled"))
 
 
 class SandboxedCentralized(Answers):
@@ -128,7 +137,7 @@ class SandboxedCentralized(Answers):
         reply = self.ask(FleetPlanCall(vehicles, call.tasks, self.timeout))
         if not isinstance(reply, PlansReply):
             self.fault("plan() returned no plans")
-        self.answers.append(Answer("plans", reply.plans))
+        self.keep(Answer("plans", reply.plans))
         return reply.plans
 
 

@@ -264,8 +264,12 @@ def record_size(record: dict[str, Any]) -> int:
 def _cut_outputs(record: dict[str, Any], excess: int) -> None:
     """Cut the agents' outputs by ``excess`` characters in all, the longest first."""
     outputs = record.get("output")
-    if not isinstance(outputs, list):
-        return
+    if isinstance(outputs, list):
+        cut_outputs(outputs, excess)
+
+
+def cut_outputs(outputs: list[str], excess: int) -> None:
+    """Cut the texts of ``outputs`` (in place) by ``excess`` characters in all, the longest first."""
     while excess > 0:
         longest = max(range(len(outputs)), key=lambda i: len(outputs[i]), default=None)
         if longest is None or not outputs[longest]:
@@ -273,6 +277,8 @@ def _cut_outputs(record: dict[str, Any], excess: int) -> None:
         text = outputs[longest]
         keep = max(0, len(text) - excess - 80)
         outputs[longest] = clean_text(text, keep) if keep else "[output cut: the record reached its limit]"
+        if len(outputs[longest]) >= len(text):  # cut to the placeholder already: nothing more to take
+            return
         excess -= len(text) - len(outputs[longest])
 
 

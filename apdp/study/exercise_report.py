@@ -32,7 +32,8 @@ EXERCISE_RESULTS = "exercise"
 GROUP_COLUMNS = {
     "reactive": (("scored", "agents scored"), ("ratio", "reward/km vs optimal")),
     "deliberative": (("scored", "agents scored"), ("optimal_agents", "optimal"), ("admissible", "admissible"),
-                     ("inadmissible", "inadmissible"), ("seconds", "s"), ("nodes", "nodes")),
+                     ("inadmissible", "inadmissible"), ("plan_cpu", "plan CPU s"), ("seconds", "printed s"),
+                     ("nodes", "printed nodes")),
     "centralized": (("scored", "agents scored"), ("cost_vs_template", "cost vs template"),
                     ("cost_vs_planner", "cost vs planner"), ("vehicles_used", "vehicles used")),
 }
@@ -53,7 +54,8 @@ def group_scores(exercise: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, 
         out.update(optimal_agents=sum(1 for r in scored if r["optimal"] == r["rounds"] and not r["faults"]),
                    admissible=sum(1 for r in scored if r["admissible"]),
                    inadmissible=sum(1 for r in scored if r["instances"] and not r["admissible"]),
-                   seconds=_mean([r["seconds"] for r in scored]), nodes=_mean([r["nodes"] for r in scored]))
+                   plan_cpu=_mean([r.get("plan_cpu") for r in scored]), seconds=_mean([r["seconds"] for r in scored]),
+                   nodes=_mean([r["nodes"] for r in scored]))
     else:
         out.update(cost_vs_template=_mean([r["cost_vs_template"] for r in scored]),
                    cost_vs_planner=_mean([r["cost_vs_planner"] for r in scored]),

@@ -70,6 +70,7 @@ def test_a_deliberative_study_reports_optimal_agents_and_inadmissible_heuristics
             groups["m-astar"]["inadmissible"]) == (1, 1, 0)
     assert (groups["m-sum"]["admissible"], groups["m-sum"]["inadmissible"]) == (0, 1)
     assert groups["m-astar"]["nodes"] is not None  # what the agent printed
+    assert groups["m-astar"]["plan_cpu"] is not None  # what the referee measured
     ranked = [a["model"] for a in report["agents"]]
     assert ranked == ["m-astar", "m-sum"]
     with (out / "funnel.csv").open(encoding="utf-8") as f:

@@ -235,3 +235,47 @@ def test_no_agent_foresees_the_offers_but_under_the_platform_s_own_draw(tmp_path
     assert play_exercise(configuration, seer, params=params, end=end, secret=other).draws != drawn.draws
     elsewhere = play_exercise(configuration, seer, params=params, end=end, secret=secret, seed=7)
     assert elsewhere.draws != drawn.draws and elsewhere.seed == 7
+
+
+LONG_PLAN = '''
+from apdp import DeliberativeAgent, Move
+
+
+class Long(DeliberativeAgent):
+    def plan(self, vehicle, tasks):
+        there = sorted(self.topology.neighbours(vehicle.city))[0]
+        print("x" * 50_000, flush=True)
+        return [Move(there), Move(vehicle.city)] * 20_000
+'''
+
+CHATTY = '''
+from apdp import Move, ReactiveAgent
+
+
+class Chatty(ReactiveAgent):
+    def act(self, vehicle, task):
+        print("y" * 5_000, flush=True)
+        return Move(sorted(self.topology.neighbours(vehicle.city))[0])
+'''
+
+
+def test_a_record_keeps_to_its_limit_and_names_the_agent_s_file(tmp_path: Path) -> None:
+    from apdp.agents.files import agent_hash
+    from apdp.errors import UserError
+    from apdp.referee.record import record_size
+    from apdp.scenario import Limits
+
+    long = _agent(tmp_path, "long", LONG_PLAN)
+    record = play_exercise(CONFIG / "deliberative.xml", [long], exercise="deliberative")
+    assert record.fault is not None and record.fault.phase == "plan" and "share of the record" in record.fault.message
+    assert record_size(record.to_json()) <= Limits().record_kb * 1024 and verify_exercise_record(record) == []
+    assert record.identities[0]["sha256"] == agent_hash(long.path) and record.identities[0]["name"] == "long"
+    assert record.timing[0]["plan"] > 0
+    chatty = _agent(tmp_path, "chatty", CHATTY)
+    small = Limits(record_kb=32)
+    talked = play_exercise(CONFIG / "reactive.xml", [chatty], end=ReactiveEnd(hours=None, acts=40), limits=small)
+    assert talked.fault is None and record_size(talked.to_json()) <= 32 * 1024 and len(talked.answers[0]) == 40
+    assert verify_exercise_record(exercise_record_from_json(json.loads(json.dumps(talked.to_json())))) == []
+    for end in (ReactiveEnd(hours=1e6), ReactiveEnd(hours=None, acts=10**7), ReactiveEnd(hours=None, acts=None)):
+        with pytest.raises(UserError, match=r"--acts|an end"):
+            play_exercise(CONFIG / "reactive.xml", [chatty], end=end)
