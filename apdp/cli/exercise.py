@@ -5,7 +5,6 @@ NAME --exercise E``. The auction's commands call in here when what they are give
 
 from __future__ import annotations
 
-import html
 import json
 import tomllib
 import xml.etree.ElementTree as ET
@@ -108,8 +107,9 @@ def configured(configuration: Any, overrides: dict[str, Any]) -> Any:
 def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequence[str], topology: str | None,
                         record: Path | None, show_output: bool, hours: float | None = None,
                         acts: int | None = None, *, seed: int | None = None, secret: bytes | None = None,
-                        overrides: dict[str, Any] | None = None) -> None:
-    """``apdp match`` of an exercise: play one round, print its statistics, write its record. Its
+                        overrides: dict[str, Any] | None = None, replay: Path | None = None) -> None:
+    """``apdp match`` of an exercise: play one round, print its statistics, write its record and its
+    replay page (``replay``: made by playing the record again, as ``apdp replay`` does). Its
     batch and offers come from ``secret`` (the user's) and ``seed`` (the file's ``rngSeed`` when
     None), or are the platform's own draw (``--platform-tasks``)."""
     from apdp.agents.discovery import find_exercise_agent
@@ -130,8 +130,9 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
         raise UserError(str(exc).splitlines()[0] if str(exc) else f"{path}: cannot read it") from None
     configuration = configured(configuration, overrides)
     sources = [find_exercise_agent(n) for n in names]
-    if record is not None:
-        check_writable(record)
+    for out in (record, replay):
+        if out is not None:
+            check_writable(out)  # before the round, not after it
     kind = kind or configuration.exercise
     kinds = agents_kinds(sources, kind)  # type: ignore[arg-type]
     kind = kind or next((k for k in kinds if k is not None), None)
@@ -158,6 +159,11 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     if record is not None:
         write_record(result.to_json(), record)
         typer.echo(f"record written to {record}")
+    if replay is not None and result.referee_error is None:
+        from apdp.pages.exercise_replay import write_exercise_replay
+
+        write_exercise_replay(result, replay, source=f"the round's record ({result.scenario})")
+        typer.echo(f"replay written to {replay}")
     if result.referee_error is not None:
         typer.echo(f"error: the referee failed (apdp's fault, not an agent's): {result.referee_error}", err=True)
         raise typer.Exit(1)
@@ -179,29 +185,23 @@ def verify_exercise_file(file: Path, data: object) -> None:
 
 
 def replay_exercise_file(file: Path, data: object, out: Path) -> None:
-    """``apdp replay`` of an exercise record: its events, played again, printed and written as a page."""
-    from apdp.check.exercise_verify import replay_exercise
+    """``apdp replay`` of an exercise record: its round, played again, written as a page (map,
+    events step by step, figures), and a few lines on the terminal."""
+    from apdp.files import write_atomically
+    from apdp.pages.exercise_replay import exercise_page, replay_summary, replayed_data
     from apdp.referee.exercise_record import ExerciseRecordError, exercise_record_from_json
 
     try:
         record = exercise_record_from_json(data)
-        replayed = replay_exercise(record)
-    except (ExerciseRecordError, ValueError, OSError) as exc:
+    except ExerciseRecordError as exc:
         raise UserError(f"{file}: cannot replay it: {str(exc)[:200]}") from None
-    lines = [f"{record.exercise} exercise, {record.scenario}: {', '.join(record.agents)}"]
-    for event in replayed.round.events:
-        lines.append(f"{event.time / 1e9:10.2f} h  {event.vehicle}: {event.action}")
-    if replayed.stopped is not None:
-        lines.append(f"stopped: {replayed.stopped}")
-    lines += [f"{s.rank}. {s.agent}: profit {s.total_profit} (reward {s.total_reward}, cost {s.total_cost})"
-              for s in record.statistics]
-    for line in lines[:50]:
+    page = replayed_data(record, str(file))
+    write_atomically(out, exercise_page(page))
+    typer.echo(f"{record.exercise} exercise, {record.scenario}: {', '.join(record.agents)}, "
+               f"{len(page['events']['time'])} events")
+    for line in replay_summary(page):
         typer.echo(line)
-    if len(lines) > 50:
-        typer.echo(f"... ({len(lines) - 50} more lines in {out})")
-    page = (f"<!doctype html><meta charset='utf-8'><title>{html.escape(lines[0])}</title>"
-            f"<pre>{html.escape(chr(10).join(lines))}</pre>\n")
-    out.write_text(page, encoding="utf-8")
+    _print(record)
 
 
 def read_json(file: Path) -> object:

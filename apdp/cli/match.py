@@ -157,7 +157,7 @@ def match(
         with searched_first("APDP_AGENTS", agents_dir):
             play_exercise_match(exercise, scenario_file, names, topology, record, show_output, hours, acts,
                                 seed=seed, secret=None if secret_hex is None else parse_secret(secret_hex),
-                                overrides=overrides)
+                                overrides=overrides, replay=replay)
         return
     if hours is not None or acts is not None:
         raise UserError("--hours and --acts end a reactive exercise's round; this is an auction match")
