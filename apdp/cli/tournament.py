@@ -159,7 +159,7 @@ def tournament(
         from apdp.cli.exercise_tournament import exercise_tournament
 
         exercise_tournament(exercise, topology, _agent_names(agents), seed, repeat, out or new_results_folder(),
-                            agents_dir, quiet)
+                            agents_dir, quiet, jobs)
         return
 
     cluster = ray_cluster(executor, address, jobs)

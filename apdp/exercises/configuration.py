@@ -125,6 +125,26 @@ class ExerciseConfiguration:
     #: a file: the referee sets it for a round (:mod:`apdp.exercises.distribution`).
     draws: int | None = None
 
+    def tasks_key(self) -> tuple[object, ...]:
+        """What decides its rounds' tasks and offers, and so their references: the file and network,
+        the laws, the number of tasks, the companies and the draws."""
+        return (self.source, self.network.name, self.laws.model_dump_json(), self.tasks, self.companies, self.draws)
+
+
+class SameTasks:
+    """A configuration hashed and compared by :meth:`ExerciseConfiguration.tasks_key`: references
+    worked out for one serve every configuration that draws the same rounds (a cache's key)."""
+
+    def __init__(self, configuration: ExerciseConfiguration) -> None:
+        self.configuration = configuration
+        self.key = configuration.tasks_key()
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SameTasks) and self.key == other.key
+
 
 def read_exercise(path: str | Path) -> ExerciseConfiguration:
     """Read a course configuration (``config/reactive.xml``, ...) or its TOML form (``.toml``); a

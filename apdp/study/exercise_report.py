@@ -64,15 +64,16 @@ def group_scores(exercise: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, 
 
 
 def score_study(manifest: Manifest, out: Path, field_: Sequence[str], made_by: Mapping[str, tuple[str, str]],
-                funnel: list[dict[str, Any]], say: Callable[[str], None]) -> str:
+                funnel: list[dict[str, Any]], say: Callable[[str], None], jobs: int = 1) -> str:
     """Play and score ``field_`` (paths or names; ``made_by``: agent name -> (model, strategy) of
-    the generated ones), add the scores to the ``funnel`` rows, write the reports; the report's text."""
+    the generated ones; ``jobs`` rounds at once), add the scores to the ``funnel`` rows, write the
+    reports; the report's text."""
     exercise = manifest.exercise
     timeouts = {k: v for k, v in manifest.timeouts.given().items() if k in ("setup", "plan")}
     spec = FieldSpec(exercise, tuple(manifest.networks or ()), tuple(manifest.seeds), manifest.tasks, timeouts)
     say(f"{exercise} exercise: {len(field_)} agent(s) on {', '.join(spec.networks)}, seed(s) "
         f"{', '.join(map(str, manifest.seeds))}")
-    rows = summary_rows(exercise, run_field(spec, field_, out / EXERCISE_RESULTS, say))
+    rows = summary_rows(exercise, run_field(spec, field_, out / EXERCISE_RESULTS, say, jobs))
     for row in rows:
         row["model"], row["strategy"] = made_by.get(row["agent"], ("", "baseline"))
     for group in funnel:

@@ -152,7 +152,7 @@ def run_study(
     finally:
         journal.close()
     if manifest.exercise != "auction":
-        return _score_exercise(manifest, out, field_, made_by, result, say)
+        return _score_exercise(manifest, out, field_, made_by, result, say, jobs)
     if len(field_) < 2:
         raise UserError(f"only {len(field_)} agent(s) to play (no generated agent came out clean): "
                         "add agents = [...] to the manifest, or set include_faulty = true")
@@ -166,7 +166,7 @@ def run_study(
 
 
 def _score_exercise(manifest: Manifest, out: Path, field_: list[str], made_by: dict[str, tuple[str, str]],
-                    result: StudyResult, say: Say) -> StudyResult:
+                    result: StudyResult, say: Say, jobs: int = 1) -> StudyResult:
     """An exercise's study after its generations: every agent scored (:mod:`apdp.study.exercise_report`)."""
     from apdp.study.exercise_report import score_study
 
@@ -175,7 +175,7 @@ def _score_exercise(manifest: Manifest, out: Path, field_: list[str], made_by: d
                         "manifest, or set include_faulty = true")
     generated = agent_dir(out)
     with searched_first("APDP_AGENTS", generated if generated.is_dir() else None):
-        result.report_text = score_study(manifest, out, field_, made_by, result.funnel, say)
+        result.report_text = score_study(manifest, out, field_, made_by, result.funnel, say, jobs)
     result.agents = [Path(a).stem if a.endswith(".py") else a for a in field_]
     return result
 

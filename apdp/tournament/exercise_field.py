@@ -19,6 +19,7 @@ and the table ranks the agents by the exercise's score (:func:`summary_rows`, :f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from apdp.agents.discovery import AgentSource, find_exercise_agent
+from apdp.agents.discovery import AgentSource, find_exercise_agent, registry_params
 from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
 from apdp.check.exercise_score import deliberative_scores, outcomes_of_record, played_on
 from apdp.errors import UserError
@@ -36,12 +37,15 @@ from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
 from apdp.exercises.round import ReactiveEnd
 from apdp.exercises.scores import discriminating_instances, score_centralized, score_reactive
 from apdp.exercises.scores.instances import variant
+from apdp.reading import ReadRefused, read_regular
 from apdp.secret import user_secret
 
 #: The file of a field's entries in its results folder.
 ENTRIES = "exercise.jsonl"
 #: The file of its secret there.
 SECRET = "secret"
+#: The most ``exercise.jsonl`` is read to (a field writes well under a KiB a round).
+MAX_ENTRIES_BYTES = 256 << 20
 #: The networks' short names.
 NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england", "nl": "netherlands"}
 #: Tasks of a deliberative discriminating instance, and instances per network.
@@ -63,10 +67,16 @@ class FieldSpec:
 
     def configuration(self, network: str, seed: int | None) -> ExerciseConfiguration:
         """The configuration of one round."""
-        base = read_exercise(exercise_scenario(self.exercise, network))
+        base = _course_configuration(self.exercise, network)
         if self.timeouts:
             base = with_timeouts(base, {**{k: v / 1000 for k, v in base.timeouts_ms.items()}, **self.timeouts})
         return variant(base, base.laws.rng_seed if seed is None else seed, self.tasks or base.tasks)
+
+
+@functools.lru_cache(maxsize=16)
+def _course_configuration(exercise: str, network: str) -> ExerciseConfiguration:
+    """The course's configuration of ``exercise`` on ``network``, read once per process."""
+    return read_exercise(exercise_scenario(exercise, network))
 
 
 def network_name(name: str) -> str:
@@ -103,14 +113,17 @@ def _plan_cpu(record: Any) -> float | None:
     return round(float(value), 4) if isinstance(value, int | float) else None
 
 
-def play_entry(spec: FieldSpec, source: AgentSource, configuration: ExerciseConfiguration,
-               key: dict[str, Any], secret: bytes) -> dict[str, Any]:
-    """One round of ``source`` alone on ``configuration``, scored: its entry (``key`` and the score).
-    Drawn from ``secret``, but for a discriminating instance (``key["instance"]``), the platform's draw."""
-    from apdp.referee.exercise_round import play_exercise  # the referee, where it is used
+def play_entry(spec: FieldSpec, source: AgentSource, key: dict[str, Any], secret: bytes,
+               registry: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One round of ``source`` alone, its configuration told by ``key`` (:func:`round_configuration`),
+    scored: its entry (``key`` and the score). Drawn from ``secret``, but for a discriminating
+    instance, the platform's draw; ``registry``: the agents' parameter files, read by the caller."""
+    from apdp.referee.exercise_round import agents_params, play_exercise  # the referee, where it is used
 
+    configuration = round_configuration(spec, key)
+    params = agents_params(configuration, [source], registry)
     record = play_exercise(configuration, [source], exercise=spec.exercise, end=spec.end,  # type: ignore[arg-type]
-                           secret=secret, platform_draw=key.get("instance") is not None)
+                           params=params, secret=secret, platform_draw=key.get("instance") is not None)
     entry: dict[str, Any] = {**key, "fault": None, "score": None}
     played = getattr(record, "agent_kinds", (spec.exercise,))[0]
     if record.referee_error is not None:
@@ -124,17 +137,28 @@ def play_entry(spec: FieldSpec, source: AgentSource, configuration: ExerciseConf
     return entry
 
 
-def _rounds(spec: FieldSpec) -> Iterator[tuple[dict[str, Any], Callable[[], ExerciseConfiguration]]]:
-    """Every round an agent plays: its key (network, seed, instance) and its configuration."""
+def _rounds(spec: FieldSpec) -> Iterator[dict[str, Any]]:
+    """The key (network, seed, instance) of every round an agent plays."""
     for network in spec.networks:
         for seed in spec.seeds:
-            yield ({"network": network, "seed": seed, "instance": None},
-                   lambda network=network, seed=seed: spec.configuration(network, seed))  # type: ignore[misc]
+            yield {"network": network, "seed": seed, "instance": None}
         if spec.exercise == "deliberative":
-            base = spec.configuration(network, None)
-            for found in discriminating_instances(base, tasks=INSTANCE_TASKS, count=INSTANCES):
-                yield ({"network": network, "seed": None, "instance": found.rng_seed},
-                       lambda found=found, base=base: found.configuration(base))  # type: ignore[misc]
+            for found in _instances(spec, network):
+                yield {"network": network, "seed": None, "instance": found}
+
+
+def _instances(spec: FieldSpec, network: str) -> list[int]:
+    """The seeds of the network's discriminating instances."""
+    base = spec.configuration(network, None)
+    return [found.rng_seed for found in discriminating_instances(base, tasks=INSTANCE_TASKS, count=INSTANCES)]
+
+
+def round_configuration(spec: FieldSpec, key: dict[str, Any]) -> ExerciseConfiguration:
+    """The configuration of the round ``key`` names: the course's of its network with its seed, or
+    a discriminating instance's (its seed, :data:`INSTANCE_TASKS` tasks)."""
+    if key.get("instance") is not None:
+        return variant(spec.configuration(key["network"], None), int(key["instance"]), INSTANCE_TASKS)
+    return spec.configuration(key["network"], key.get("seed"))
 
 
 def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
@@ -142,12 +166,17 @@ def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def read_entries(folder: Path) -> list[dict[str, Any]]:
-    """The entries stored in ``folder`` (a broken line, from a run stopped while writing it, is skipped)."""
+    """The entries stored in ``folder`` (a broken line, from a run stopped while writing it, is skipped);
+    UserError when the file is no regular file or is larger than any field writes."""
     path = folder / ENTRIES
-    if not path.is_file():
+    if not path.exists():
         return []
+    try:
+        text = read_regular(path, MAX_ENTRIES_BYTES).decode("utf-8", "replace")
+    except ReadRefused as exc:
+        raise UserError(f"{path}: cannot read the stored rounds: {exc}") from None
     entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         try:
             value = json.loads(line)
         except ValueError:
@@ -158,30 +187,59 @@ def read_entries(folder: Path) -> list[dict[str, Any]]:
 
 
 def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
-              say: Callable[[str], None] = lambda _line: None) -> list[dict[str, Any]]:
-    """Play and score every agent's rounds missing from ``folder``; every entry of these agents."""
+              say: Callable[[str], None] = lambda _line: None, jobs: int = 1) -> list[dict[str, Any]]:
+    """Play and score every agent's rounds missing from ``folder``, ``jobs`` at once (each round's
+    result depends on its key and the folder's secret alone, so the order they end in does not
+    matter); every entry of these agents."""
     checked_exercise(spec.exercise)
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
     spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
     sources = [find_exercise_agent(a) for a in agents]
+    registry = registry_params()
     folder.mkdir(parents=True, exist_ok=True)
     secret = user_secret(folder / SECRET)
     stored = {_key(e): e for e in read_entries(folder)}
-    played = 0
+    missing = [(source, {"agent": source.name, **key, "path": str(source.path)})
+               for key in _rounds(spec) for source in sources
+               if _key({"agent": source.name, **key}) not in stored]
     with (folder / ENTRIES).open("a", encoding="utf-8") as out:
-        for key, configuration in _rounds(spec):
-            for source in sources:
-                full = {"agent": source.name, **key}
-                if _key(full) in stored:
-                    continue
-                entry = play_entry(spec, source, configuration(), {**full, "path": str(source.path)}, secret)
-                out.write(json.dumps(entry) + "\n")
-                out.flush()
-                stored[_key(entry)] = entry
-                played += 1
-                say(f"{source.name} on {key['network']} {_where(key)}: {entry['fault'] or 'scored'}")
-    say(f"{played} round(s) played now, {len(stored) - played} stored")
+        for entry in _played(spec, missing, secret, registry, jobs):
+            out.write(json.dumps(entry) + "\n")
+            out.flush()
+            stored[_key(entry)] = entry
+            say(f"{entry['agent']} on {entry['network']} {_where(entry)}: {entry['fault'] or 'scored'}")
+    say(f"{len(missing)} round(s) played now, {len(stored) - len(missing)} stored")
     names = {s.name for s in sources}
-    return [e for e in stored.values() if e.get("agent") in names]
+    return sorted((e for e in stored.values() if e.get("agent") in names), key=_order)
+
+
+def _order(entry: dict[str, Any]) -> tuple[str, ...]:
+    """Entries in one order whatever order they were played in."""
+    return tuple(str(v) for v in _key(entry))
+
+
+def _played(spec: FieldSpec, rounds: Sequence[tuple[AgentSource, dict[str, Any]]], secret: bytes,
+            registry: dict[str, dict[str, Any]], jobs: int) -> Iterator[dict[str, Any]]:
+    """Each round's entry as it ends: in this process (``jobs`` = 1), or ``jobs`` worker processes."""
+    if jobs == 1 or len(rounds) < 2:
+        for source, key in rounds:
+            yield play_entry(spec, source, key, secret, registry)
+        return
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, as_completed, wait
+
+    from apdp.tournament.executor import worker_context
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(rounds)), mp_context=worker_context()) as pool:
+        futures = [pool.submit(play_entry, spec, source, key, secret, registry) for source, key in rounds]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            wait(futures, return_when=FIRST_EXCEPTION)
+            raise
 
 
 def _where(key: dict[str, Any]) -> str:

@@ -13,10 +13,11 @@ each gets the whole batch (C3), so a round of the agent's company alone draws th
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from apdp.baselines.planning import plan_tasks
 from apdp.exercises.centralized import CentralizedController, CentralizedPlanCall, CentralizedSeat
-from apdp.exercises.configuration import ExerciseConfiguration
+from apdp.exercises.configuration import ExerciseConfiguration, SameTasks
 from apdp.exercises.naive_plan import naive_plans
 from apdp.exercises.round import Round
 from apdp.exercises.scores.outcome import AgentOutcome, ScoreModel
@@ -84,6 +85,17 @@ def play_company(configuration: ExerciseConfiguration, company: int, controller:
     return AgentOutcome.of_round(round_, 0).model_copy(update={"index": company})
 
 
+@functools.lru_cache(maxsize=8)
+def _references(same: SameTasks, company: int, iterations: int, seed: int) -> tuple[AgentOutcome, AgentOutcome]:
+    """The template's and the planner's outcomes as ``company`` (worked out once for configurations
+    of the same draws: a field scores every agent on the same rounds)."""
+    configuration = same.configuration
+    template = play_company(configuration, company, TemplateController(configuration.topology), "template")
+    planner = play_company(configuration, company, PlannerController(configuration, iterations=iterations,
+                                                                     seed=seed), "planner")
+    return template, planner
+
+
 class CentralizedScore(ScoreModel):
     """A centralized agent's profit and vehicles against the template's and the planner's."""
 
@@ -117,9 +129,7 @@ def score_centralized(configuration: ExerciseConfiguration, outcome: AgentOutcom
                       iterations: int = PLANNER_ITERATIONS, seed: int = 0) -> CentralizedScore:
     """Score one centralized agent of a round played on ``configuration``."""
     company = outcome.index
-    template = play_company(configuration, company, TemplateController(configuration.topology), "template")
-    planner = play_company(configuration, company, PlannerController(configuration, iterations=iterations,
-                                                                     seed=seed), "planner")
+    template, planner = _references(SameTasks(configuration), company, iterations, seed)
     return CentralizedScore(agent=company, name=outcome.name, reward=outcome.reward, cost=outcome.cost,
                             profit=outcome.profit, vehicles=outcome.vehicles, vehicles_used=outcome.vehicles_used,
                             template_cost=template.cost, template_profit=template.profit,

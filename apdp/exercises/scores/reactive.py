@@ -12,9 +12,10 @@ km driven; profit per km takes the cost off (the platform's graph: reward per km
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from apdp.exercises.configuration import ExerciseConfiguration
+from apdp.exercises.configuration import ExerciseConfiguration, SameTasks
 from apdp.exercises.distribution import TaskStream
 from apdp.exercises.reactive import ActCall, ReactiveSeat
 from apdp.exercises.reactive_mdp import COURSE_DISCOUNT, ReactivePolicy, reward_per_km, value_iteration
@@ -38,7 +39,13 @@ class PolicyController:
 def optimal_policies(configuration: ExerciseConfiguration, agents: int,
                      discount: float = COURSE_DISCOUNT) -> list[ReactivePolicy]:
     """The optimal policy of vehicle 0 of each of the first ``agents`` companies (solved once for
-    each cost per km and capacity)."""
+    each cost per km and capacity, and kept for configurations of the same draws)."""
+    return list(_optimal_policies(SameTasks(configuration), agents, discount))
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal_policies(same: SameTasks, agents: int, discount: float) -> tuple[ReactivePolicy, ...]:
+    configuration = same.configuration
     stream = TaskStream(configuration)
     solved: dict[tuple[int, int], ReactivePolicy] = {}
     out = []
@@ -49,12 +56,19 @@ def optimal_policies(configuration: ExerciseConfiguration, agents: int,
             solved[key] = value_iteration(configuration.topology, stream, cost_per_km=vehicle.cost_per_km,
                                           capacity=vehicle.capacity, discount=discount)
         out.append(solved[key])
-    return out
+    return tuple(out)
 
 
 def optimal_round(configuration: ExerciseConfiguration, agents: int, end: ReactiveEnd,
                   discount: float = COURSE_DISCOUNT) -> Round:
-    """A round of ``agents`` agents each playing its company's optimal policy, run to ``end``."""
+    """A round of ``agents`` agents each playing its company's optimal policy, run to ``end`` (played
+    once for configurations of the same draws: do not change it)."""
+    return _optimal_round(SameTasks(configuration), agents, end, discount)
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal_round(same: SameTasks, agents: int, end: ReactiveEnd, discount: float) -> Round:
+    configuration = same.configuration
     seats = [ReactiveSeat(PolicyController(p)) for p in optimal_policies(configuration, agents, discount)]
     round_ = Round(configuration, seats, [f"optimal-{a}" for a in range(agents)], end=end)
     round_.run()
