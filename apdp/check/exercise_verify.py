@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from apdp.exercises.centralized import CentralizedPlanCall, CentralizedSeat
-from apdp.exercises.configuration import read_exercise
+from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
 from apdp.exercises.deliberative import CancelCall, DeliberativeSeat, PlanCall
 from apdp.exercises.reactive import ActCall, ReactiveSeat
 from apdp.exercises.round import ReactiveEnd, Round, Seat
@@ -75,10 +75,23 @@ class Replayed:
     scripts: list[Scripted]
 
 
+def as_recorded(record: ExerciseRecord) -> ExerciseConfiguration:
+    """The configuration ``record``'s round was played on: its file's, with what the round changed
+    (tasks, rngSeed, time limits) and drawing as it drew."""
+    configuration = read_exercise(record.scenario)
+    settings = record.settings
+    laws = configuration.laws
+    if "rng_seed" in settings:
+        laws = laws.model_copy(update={"rng_seed": int(settings["rng_seed"])})
+    return dataclasses.replace(configuration, draws=record.draws, laws=laws,
+                               tasks=int(settings.get("tasks", configuration.tasks)),
+                               timeouts_ms=dict(settings.get("timeouts_ms", configuration.timeouts_ms)))
+
+
 def replay_exercise(record: ExerciseRecord) -> Replayed:
     """Play ``record``'s round again from its answers (the configuration is read from its path; the
     batch and offers are drawn as the record says they were)."""
-    configuration = dataclasses.replace(read_exercise(record.scenario), draws=record.draws)
+    configuration = as_recorded(record)
     scripts = [Scripted(i, iter(a)) for i, a in enumerate(record.answers)]
     seats: list[Seat] = [_SEATS[kind](s) for kind, s in zip(record.agent_kinds, scripts, strict=True)]
     round_ = Round(configuration, seats, list(record.agents), end=ReactiveEnd(record.end_hours, record.end_acts))

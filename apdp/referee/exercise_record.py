@@ -10,7 +10,7 @@ statistics as the platform ranks them, the fault that stopped it, what the agent
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from apdp.exercises.history import AgentStatistics
@@ -62,6 +62,9 @@ class ExerciseRecord:
     #: The network's cities, in order: an act's answer is kept as a move's city index (or -1-id for a
     #: pickup), so that a long reactive round takes a few bytes per act.
     cities: tuple[str, ...] = ()
+    #: What the round changed of the file's configuration (``tasks``, ``rng_seed``, ``timeouts_ms``:
+    #: ``apdp match --tasks``, a field's seeds), so that its replay plays the same round; empty: the file's.
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def agent_kinds(self) -> tuple[str, ...]:
@@ -88,7 +91,7 @@ class ExerciseRecord:
             "outputs": list(self.outputs), "seconds": self.seconds, "referee_error": self.referee_error,
             "seed": self.seed,
             "draws": {"from": "platform"} if self.draws is None else {"from": "secret", "seed": f"{self.draws:x}"},
-            "identities": list(self.identities), "timing": list(self.timing),
+            "identities": list(self.identities), "timing": list(self.timing), "settings": dict(self.settings),
         }
 
     @property
@@ -144,6 +147,24 @@ def _dicts(value: Any, what: str) -> tuple[dict[str, Any], ...]:
     return tuple(value)
 
 
+def _settings(value: Any) -> dict[str, Any]:
+    """The record's ``settings``: whole numbers of tasks and seed, time limits in ms (absent: none)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or set(value) - {"tasks", "rng_seed", "timeouts_ms"}:
+        raise ExerciseRecordError(f"its settings {str(value)[:80]} are not tasks, rng_seed and timeouts_ms")
+    tasks, seed, timeouts = value.get("tasks"), value.get("rng_seed"), value.get("timeouts_ms")
+    whole = (int,)
+    if tasks is not None and (not isinstance(tasks, whole) or isinstance(tasks, bool) or not 1 <= tasks <= 100_000):
+        raise ExerciseRecordError(f"its number of tasks {str(tasks)[:20]} is not 1 to 100000")
+    if seed is not None and (not isinstance(seed, whole) or isinstance(seed, bool) or not -(2**63) <= seed < 2**63):
+        raise ExerciseRecordError(f"its rng_seed {str(seed)[:30]} is not a Java long")
+    if timeouts is not None and (not isinstance(timeouts, dict) or set(timeouts) != {"setup", "plan"} or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 3_600_000 for v in timeouts.values())):
+        raise ExerciseRecordError(f"its timeouts_ms {str(timeouts)[:60]} are not setup and plan in ms")
+    return dict(value)
+
+
 def _seed(value: Any) -> int | None:
     if value is None:
         return None
@@ -197,7 +218,7 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
             tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
             data.get("traceback"), int(data["schema"]), _kinds(data.get("kinds"), len(data["agents"])),
             _seed(data.get("seed")), _draws(data.get("draws")), _dicts(data.get("identities"), "identities"),
-            _dicts(data.get("timing"), "timing"), cities,
+            _dicts(data.get("timing"), "timing"), cities, _settings(data.get("settings")),
         )
     except ExerciseRecordError:
         raise

@@ -119,6 +119,7 @@ class ExerciseReferee:
                  kinds: Sequence[Exercise] | None = None, *, secret: bytes, platform_draw: bool = False) -> None:
         draws = None if platform_draw else task_seed(secret, seed)
         self.configuration = dataclasses.replace(configuration, draws=draws)
+        self.settings = changed_settings(configuration)
         self.exercise = exercise
         self.kinds: tuple[Exercise, ...] = tuple(kinds) if kinds is not None else (exercise,) * len(sources)
         self.limits = limits
@@ -190,7 +191,25 @@ class ExerciseReferee:
             error, tb if isinstance(tb, str) else None, kinds=self.kinds, seed=self.seed,
             draws=self.configuration.draws, identities=tuple(self.identities),
             timing=tuple(s.timing_json() for s in self.seats), cities=tuple(self.configuration.network.cities),
+            settings=self.settings,
         ))
+
+
+def changed_settings(configuration: ExerciseConfiguration) -> dict[str, Any]:
+    """What ``configuration`` changed of its file's (tasks, rngSeed, time limits): what its record
+    keeps so that its replay plays the same round (:func:`apdp.check.exercise_verify.as_recorded`)."""
+    try:
+        read = read_exercise(configuration.source)
+    except Exception:  # the file is gone or broken: keep everything
+        read = None
+    settings: dict[str, Any] = {}
+    if read is None or read.tasks != configuration.tasks:
+        settings["tasks"] = configuration.tasks
+    if read is None or read.laws.rng_seed != configuration.laws.rng_seed:
+        settings["rng_seed"] = configuration.laws.rng_seed
+    if read is None or read.timeouts_ms != configuration.timeouts_ms:
+        settings["timeouts_ms"] = dict(configuration.timeouts_ms)
+    return settings
 
 
 def agents_kinds(sources: Sequence[AgentSource], exercise: Exercise | None) -> tuple[Exercise | None, ...]:

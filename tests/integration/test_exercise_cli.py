@@ -222,3 +222,17 @@ def test_an_exercise_agent_is_no_auction_agent(tmp_path: Path) -> None:
     ran = apdp("tournament", "--topology", "switzerland", "--tasks", "2", "--quiet", "--out", "res", cwd=tmp_path)
     assert ran.returncode == 0 and "0 with faults" in ran.stdout, ran.stdout + ran.stderr
     assert "mine" not in ran.stdout + ran.stderr
+
+
+def test_a_round_of_other_settings_verifies_and_replays_as_played(tmp_path: Path) -> None:
+    played = apdp("match", "--exercise", "deliberative", "-a", "deliberative", "--tasks", "3", "--plan-timeout", "20",
+                  "--seed", "9", "--record", "t.json", cwd=tmp_path)
+    assert played.returncode == 0 and "seed 9" in played.stdout, played.stdout + played.stderr
+    record = json.loads((tmp_path / "t.json").read_text())
+    assert record["settings"] == {"tasks": 3, "timeouts_ms": {"setup": 300000, "plan": 20000}} and record["seed"] == 9
+    assert record["events"] > 0 and record["statistics"][0]["total_tasks"] == 3
+    checked = apdp("verify", "t.json", cwd=tmp_path)
+    assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout + checked.stderr
+    record["settings"] = {"tasks": 4}
+    (tmp_path / "u.json").write_text(json.dumps(record))
+    assert apdp("verify", "u.json", cwd=tmp_path).returncode == 1
