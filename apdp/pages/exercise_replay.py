@@ -250,7 +250,7 @@ def replayed_data(record: ExerciseRecord, source: str = "record") -> dict[str, A
 
 def exercise_page(data: dict[str, Any]) -> str:
     """The page of :func:`exercise_replay_data`'s ``data``."""
-    return page(f"apdp replay: {data['title']}", _BODY, data, ("common.css", "exercise_replay.css"),
+    return page(f"apdp replay: {data['title']}", _BODY, data, ("common.css", "stage.css", "exercise_replay.css"),
                 ("common.js", "exercise_replay.js"))
 
 

@@ -192,7 +192,7 @@ def replay_html(record: MatchRecord | Mapping[str, Any], topology: Topology | No
         raise ReplayError(f"{source}: cannot replay it, the record has no {exc}") from None
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ReplayError(f"{source}: cannot replay it, the record is incomplete ({exc})") from None
-    return page(f"apdp replay: {data['title']}", _BODY, data, ("common.css", "replay.css"),
+    return page(f"apdp replay: {data['title']}", _BODY, data, ("common.css", "stage.css", "replay.css"),
                 ("common.js", "replay.js"))
 
 

@@ -7,7 +7,6 @@ Without Chromium these tests skip, except under CI, where they fail.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,34 +14,17 @@ import pytest
 
 from apdp.exercises.configuration import read_exercise
 from apdp.pages.exercise_replay import write_exercise_replay
-from tests.browser.test_pages_browser import CHROMIUM_ARGS, chromium, missing, number, open_page
+from tests.browser.test_pages_browser import number, open_page
 from tests.exercise_pages import played
 
 
-@pytest.fixture(scope="module")
-def chromium_browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed (pip install -e '.[test]')")
-    executable = chromium()
-    if executable is None:
-        missing("there is no Chromium on PATH (apt-get install chromium, or set APDP_CHROMIUM)")
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
-
-
 @pytest.mark.parametrize(("exercise", "agents"), [("reactive", 2), ("deliberative", 2), ("centralized", 1)])
-def test_an_exercise_replay_draws_the_map_and_steps_its_vehicles(chromium_browser: Any, tmp_path: Path,
+def test_an_exercise_replay_draws_the_map_and_steps_its_vehicles(browser: Any, tmp_path: Path,
                                                                  exercise: str, agents: int) -> None:
     record = played(exercise, agents=agents, acts=150)
     path = tmp_path / f"{exercise}.html"
     write_exercise_replay(record, path)
-    watched = open_page(chromium_browser, path)
+    watched = open_page(browser, path)
     page = watched.page
     configuration = read_exercise(record.scenario)
     network = configuration.network

@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,40 +35,7 @@ from apdp.tournament.schedule import double_round_robin
 from apdp.tournament.store import ResultsStore
 from tests.records import typed_record
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 1050}
-
-
-def chromium() -> str | None:
-    """The Chromium to drive: $APDP_CHROMIUM, else the first on PATH."""
-    given = os.environ.get("APDP_CHROMIUM")
-    if given:
-        return given
-    return next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-
-
-def missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"the browser tests must run in CI, but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed (pip install -e '.[test]')")
-    executable = chromium()
-    if executable is None:
-        missing("there is no Chromium on PATH (apt-get install chromium, or set APDP_CHROMIUM)")
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @dataclass

@@ -119,3 +119,38 @@ function legend(names, colours) {
   });
   return div;
 }
+
+/* The network on the SVG `svg`: its view fitted to the cities ([name, x, y]), one group per name of
+   `layerNames` (drawn in that order; "roads" and "cities" among them), each road with its km and each
+   city with its name. Returns the layers, the city names' text elements and the sizes the drawing
+   uses: R (a city's marker radius) and FONT (a city name's size). */
+function drawNetwork(svg, cities, roads, layerNames) {
+  const xs = cities.map((c) => c[1]);
+  const ys = cities.map((c) => c[2]);
+  const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+  const size = Math.max(maxX - minX, maxY - minY, 1);
+  const pad = size * 0.09;
+  const R = size * 0.011;
+  const FONT = size * 0.028;
+  svg.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`);
+  svg.style.setProperty("--font", `${FONT}px`);
+  const layers = {};
+  for (const name of layerNames) {
+    layers[name] = svgEl("g", { class: `layer-${name}` });
+    svg.appendChild(layers[name]);
+  }
+  for (const [a, b, distance] of roads) {
+    const line = svgEl("line", { class: "road", x1: cities[a][1], y1: cities[a][2], x2: cities[b][1], y2: cities[b][2] });
+    line.appendChild(svgEl("title", {}, `${cities[a][0]} - ${cities[b][0]}: ${fmt(distance, 0)} km`));
+    layers.roads.appendChild(line);
+  }
+  const names = cities.map(([name, x, y]) => {
+    const dot = svgEl("circle", { class: "city", cx: x, cy: y, r: R, "data-city": name });
+    dot.appendChild(svgEl("title", {}, name));
+    layers.cities.appendChild(dot);
+    const label = svgEl("text", { class: "city-name", x: x, y: y - R * 1.6, "text-anchor": "middle", "data-city": name }, name);
+    layers.cities.appendChild(label);
+    return label;
+  });
+  return { layers, names, R, FONT };
+}

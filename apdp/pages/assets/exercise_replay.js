@@ -81,32 +81,8 @@ let timer = null;
 /* ---------- the map ---------- */
 
 const map = document.getElementById("map");
-const xs = CITIES.map((c) => c[1]);
-const ys = CITIES.map((c) => c[2]);
-const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-const SIZE = Math.max(maxX - minX, maxY - minY, 1);
-const PAD = SIZE * 0.09;
-const R = SIZE * 0.011; // a city's marker radius
-const FONT = SIZE * 0.028; // the size of a city's name
-map.setAttribute("viewBox", `${minX - PAD} ${minY - PAD} ${maxX - minX + 2 * PAD} ${maxY - minY + 2 * PAD}`);
-map.style.setProperty("--font", `${FONT}px`);
-
-const layers = {};
-for (const name of ["roads", "driven", "trails", "carried", "cities", "badges", "vehicles"]) {
-  layers[name] = svgEl("g", { class: `layer-${name}` });
-  map.appendChild(layers[name]);
-}
-for (const [a, b, distance] of D.topology.roads) {
-  const line = svgEl("line", { class: "road", x1: CITIES[a][1], y1: CITIES[a][2], x2: CITIES[b][1], y2: CITIES[b][2] });
-  line.appendChild(svgEl("title", {}, `${CITIES[a][0]} - ${CITIES[b][0]}: ${fmt(distance, 0)} km`));
-  layers.roads.appendChild(line);
-}
-CITIES.forEach(([name, x, y]) => {
-  const dot = svgEl("circle", { class: "city", cx: x, cy: y, r: R, "data-city": name });
-  dot.appendChild(svgEl("title", {}, name));
-  layers.cities.appendChild(dot);
-  layers.cities.appendChild(svgEl("text", { class: "city-name", x: x, y: y - R * 1.6, "text-anchor": "middle" }, name));
-});
+const { layers, R, FONT } = drawNetwork(map, CITIES, D.topology.roads,
+  ["roads", "driven", "trails", "carried", "cities", "badges", "vehicles"]);
 /* The batch's tasks still waiting for a pickup, right of the city's name. */
 const badges = CITIES.map(([name, x, y]) => {
   const t = svgEl("text", { class: "badge", x: x + name.length * FONT * 0.3 + FONT * 0.3, y: y - R * 1.6, "data-city": name });

@@ -46,16 +46,6 @@ let timer = null;
 /* ---------- the map ---------- */
 
 const map = document.getElementById("map");
-const xs = CITIES.map((c) => c[1]);
-const ys = CITIES.map((c) => c[2]);
-const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-const SIZE = Math.max(maxX - minX, maxY - minY, 1);
-const PAD = SIZE * 0.09;
-const R = SIZE * 0.011; // city marker radius
-map.setAttribute("viewBox", `${minX - PAD} ${minY - PAD} ${maxX - minX + 2 * PAD} ${maxY - minY + 2 * PAD}`);
-const FONT = SIZE * 0.028; // the size of a city's name
-map.style.setProperty("--font", `${FONT}px`);
-
 const defs = svgEl("defs");
 [...COLOURS, GREY].forEach((colour, i) => {
   const marker = svgEl("marker", { id: `arrow-${i}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" });
@@ -63,25 +53,8 @@ const defs = svgEl("defs");
   defs.appendChild(marker);
 });
 map.appendChild(defs);
-
-const layers = {};
-for (const name of ["roads", "routes", "task", "cities", "badges", "vehicles"]) {
-  layers[name] = svgEl("g", { class: `layer-${name}` });
-  map.appendChild(layers[name]);
-}
-for (const [a, b, distance] of D.topology.roads) {
-  const line = svgEl("line", { class: "road", x1: CITIES[a][1], y1: CITIES[a][2], x2: CITIES[b][1], y2: CITIES[b][2] });
-  line.appendChild(svgEl("title", {}, `${CITIES[a][0]} - ${CITIES[b][0]}: ${fmt(distance, 0)} km`));
-  layers.roads.appendChild(line);
-}
-const cityNames = CITIES.map(([name, x, y]) => {
-  const dot = svgEl("circle", { class: "city", cx: x, cy: y, r: R, "data-city": name });
-  dot.appendChild(svgEl("title", {}, name));
-  layers.cities.appendChild(dot);
-  const label = svgEl("text", { class: "city-name", x: x, y: y - R * 1.6, "text-anchor": "middle", "data-city": name }, name);
-  layers.cities.appendChild(label);
-  return label;
-});
+const { layers, names: cityNames, R, FONT } = drawNetwork(map, CITIES, D.topology.roads,
+  ["roads", "routes", "task", "cities", "badges", "vehicles"]);
 
 /* Pending pickups (up arrow) and deliveries (down arrow) per city and company, beside the city's
    name, never over it nor over another city's name: even companies on its left, odd ones on its
