@@ -92,3 +92,67 @@ def test_a_bad_exercise_key_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "exercise: 'deliberate' is no exercise; write exercise = \"reactive\"" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+WANDERER = '''
+from apdp import Move, ReactiveAgent
+
+
+class Wanderer(ReactiveAgent):
+    """Never takes an offer."""
+
+    def act(self, vehicle, task):
+        return Move(sorted(self.topology.neighbours(vehicle.city))[0])
+'''
+
+SPREAD = '''
+from apdp import CentralizedAgent, Deliver, Move, Pickup
+
+
+class Spread(CentralizedAgent):
+    """Each task on the next vehicle that can carry it, one task at a time."""
+
+    def plan(self, vehicles, tasks):
+        plans = [[] for _ in vehicles]
+        at = [v.home for v in vehicles]
+        for n, task in enumerate(tasks):
+            i = next(k for k in [*range(n % len(vehicles), len(vehicles)), *range(len(vehicles))]
+                     if vehicles[k].capacity >= task.weight)
+            plans[i] += [Move(c) for c in self.topology.path(at[i], task.pickup)[1:]] + [Pickup(task.id)]
+            plans[i] += [Move(c) for c in self.topology.path(task.pickup, task.delivery)[1:]] + [Deliver(task.id)]
+            at[i] = task.delivery
+        return plans
+'''
+
+
+@pytest.mark.parametrize(("exercise", "other", "score"), [
+    ("reactive", WANDERER, "ratio"), ("centralized", SPREAD, "cost_vs_template")])
+def test_a_reactive_or_centralized_study_reports_its_score_per_model(tmp_path: Path, exercise: str, other: str,
+                                                                     score: str) -> None:
+    from apdp.bundled import BUNDLED_AGENTS
+
+    template = (BUNDLED_AGENTS / "exercises" / f"{exercise}.py").read_text(encoding="utf-8")
+
+    def replies(request: dict[str, Any]) -> tuple[int, str]:  # m-astar: the course's template
+        return written(template if request["model"] == "m-astar" else other, request["model"])
+
+    secret = tmp_path / "out" / "exercise" / "secret"  # the rounds' draws: the same every run of the test
+    secret.parent.mkdir(parents=True)
+    secret.write_text("5e" * 32 + "\n", encoding="ascii")
+    with serve_chat(replies) as chat:
+        path = tmp_path / "study.toml"
+        path.write_text(manifest(chat.url, exercise).replace('["switzerland"]', '["france"]'), encoding="utf-8")
+        done = apdp("study", "run", str(path), "--out", str(tmp_path / "out"), "--jobs", "2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["exercise"] == exercise
+    groups = {g["model"]: g for g in report["groups"]}
+    assert groups["m-astar"]["first_try_rate"] == 1.0 and groups["m-sum"]["scored"] == 1
+    if exercise == "reactive":  # the template takes offers (reward per km above 0); the wanderer none
+        assert groups["m-astar"][score] > 0 and groups["m-sum"][score] == 0
+        assert [a["model"] for a in report["agents"]] == ["m-astar", "m-sum"]
+    else:  # the template is the reference itself, on one vehicle; the other spreads the tasks
+        assert groups["m-astar"][score] == 0 and groups["m-sum"][score] != 0
+        assert groups["m-astar"]["vehicles_used"] == 1 and groups["m-sum"]["vehicles_used"] > 1
+        cheaper_first = sorted(groups, key=lambda m: groups[m][score])
+        assert [a["model"] for a in report["agents"]] == cheaper_first
