@@ -1,10 +1,10 @@
 """One log file per run: the parent's events and every worker's log lines, in ``DIR/tournament.log``.
 
-The parent owns the file; a :class:`logging.handlers.QueueListener` thread drains a multiprocessing
-queue into it. Workers are started by "forkserver", so they inherit no handler: :func:`worker_logging`
-(their initializer) sends their records to that queue. (``multiprocessing_logging`` does the same
-but only under the "fork" start method: its queue cannot be handed to forkserver workers, and
-forking a parent that runs threads is unsafe.)
+The parent owns the file; a :class:`logging.handlers.QueueListener` thread drains the run's
+:class:`apdp.tournament.log_channel.LogChannel` into it. Workers may be started by "forkserver", so
+they inherit no handler: :func:`worker_logging` (their initializer) sends their records to that
+channel. (``multiprocessing_logging`` does the same but only under the "fork" start method: its
+queue cannot be handed to forkserver workers, and forking a parent that runs threads is unsafe.)
 """
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ from __future__ import annotations
 import errno
 import logging
 import logging.handlers
-import multiprocessing
-import multiprocessing.queues
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from apdp.errors import UserError
 from apdp.referee.record_format import MatchRecord
 from apdp.text import clean_line
 from apdp.tournament.events import TournamentEvents
+from apdp.tournament.log_channel import LogChannel, LogSender
 from apdp.tournament.schedule import MatchSpec
 
 #: The log's file name inside an output folder.
@@ -63,11 +62,10 @@ class RunLog:
         file_handler.setFormatter(_OneLineFormatter(_FORMAT))
         file_handler.setLevel(level)
         self.file_handler = file_handler
-        #: The queue workers send their records to.
-        self.queue: multiprocessing.queues.Queue[Any] = multiprocessing.get_context(
-            "forkserver"
-        ).Queue(-1)
-        self.listener = logging.handlers.QueueListener(self.queue, file_handler)
+        self._channel = LogChannel()
+        #: What workers send their records to (:func:`worker_logging`).
+        self.queue = self._channel.sender()
+        self.listener = logging.handlers.QueueListener(self._channel, file_handler)  # type: ignore[arg-type]
         self._previous_level = logging.NOTSET
 
     def __enter__(self) -> RunLog:
@@ -83,16 +81,16 @@ class RunLog:
         logger.removeHandler(self.file_handler)
         logger.setLevel(self._previous_level)
         self.listener.stop()
-        self.queue.close()
+        self._channel.close()
         self.file_handler.close()
         self._stream.close()
 
 
-def worker_logging(queue: multiprocessing.queues.Queue[Any], level: int) -> None:
+def worker_logging(queue: LogSender, level: int) -> None:
     """Initializer of a worker process: its log records go to the run's log file."""
     root = logging.getLogger()
     root.handlers.clear()
-    root.addHandler(logging.handlers.QueueHandler(queue))
+    root.addHandler(logging.handlers.QueueHandler(queue))  # type: ignore[arg-type]
     root.setLevel(level)
 
 

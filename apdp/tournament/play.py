@@ -17,6 +17,7 @@ from apdp.agents.discovery import AgentSource
 from apdp.referee.record_format import MatchRecord
 from apdp.sandbox.cores import pin_to_core, take_core
 from apdp.scenario import Scenario
+from apdp.tournament.log_channel import LogSender
 from apdp.tournament.logs import worker_logging
 from apdp.tournament.schedule import MatchSpec
 
@@ -61,7 +62,7 @@ def play_scheduled(
     return play_match(on_network, agents, seed=match.seed, secret=secret, identities=played_as, registry=registry)
 
 
-def worker_start(queue: Any, level: int, zygote_requests: socket.socket | None) -> None:
+def worker_start(queue: LogSender, level: int, zygote_requests: socket.socket | None) -> None:
     """A worker's first steps: its log goes to the run's; it gets its zygote at once, a fork of the
     run's zygote through ``zygote_requests`` (already loaded), else one of its own (a fresh interpreter that
     loads apdp while the worker waits for its first match); and it takes a free core of the machine
