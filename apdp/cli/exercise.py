@@ -149,7 +149,8 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     typer.echo(f"{kind} exercise on {configuration.network.name} ({path}): {shown}{until}")
     typer.echo("tasks: the platform's own draw from the file's rngSeed (--platform-tasks: foreseeable by anyone "
                "with the file)" if platform_draw else
-               f"tasks: drawn from your secret and seed {seed} under the file's laws (no agent foresees them)")
+               f"tasks: drawn from your secret and seed {seed} under the file's laws (no agent foresees them; "
+               "--platform-tasks draws them as the platform does)")
     result = play_exercise(configuration, sources, exercise=kind, end=end, seed=seed,  # type: ignore[arg-type]
                            secret=secret, platform_draw=platform_draw)
     if show_output:
