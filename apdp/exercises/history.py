@@ -6,7 +6,7 @@ tasks, the events with their simulated times (ns), and each agent's statistics r
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from apdp.game.plan import Action, Deliver, Move, Pickup
@@ -21,6 +21,9 @@ class Event:
     time: int
     vehicle: str
     action: Action
+    #: The vehicle's number in the round (companies' vehicles in order), which its name may not tell
+    #: (two companies may name a vehicle alike); None in a history read from the platform's file.
+    number: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,7 +183,7 @@ class Round:
                 return None
             target = vehicle.accept(action, self.topology)
             if target is not None:
-                self.events.append(Event(len(self.events), time, vehicle.name, action))
+                self.events.append(Event(len(self.events), time, vehicle.name, action, v))
                 return target
             seat.stuck(vehicle, action, time)
 

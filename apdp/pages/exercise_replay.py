@@ -81,9 +81,12 @@ class _Walk:
         self.units, self.weighted, self.reward, self.offers = [0] * n, [0] * n, [0] * n, [0] * n
 
     def vehicle_of(self, event: Event) -> int:
-        """The vehicle that did ``event``: the one of that name; of vehicles named alike, the first
-        that could have done it (a move to a neighbour, a delivery of a task it carries, a pickup by
-        a reactive agent's first vehicle or by a vehicle of a planning agent)."""
+        """The vehicle that did ``event``: its number in the round; else (an event without one) the
+        vehicle of that name, and of vehicles named alike, the first that could have done it (a move
+        to a neighbour, a delivery of a task it carries, a pickup by a reactive agent's first vehicle
+        or by a vehicle of a planning agent)."""
+        if event.number is not None and 0 <= event.number < len(self.vehicles):
+            return event.number
         candidates = self.by_name.get(event.vehicle)
         if not candidates:
             raise ValueError(f"its event {event.id} names a vehicle {event.vehicle!r} of no company")

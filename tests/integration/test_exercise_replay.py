@@ -177,3 +177,23 @@ def test_apdp_match_checks_the_replays_path_before_the_round(tmp_path: Path) -> 
                 "--replay", str(tmp_path / "no" / "page.html"), cwd=tmp_path)
     assert done.returncode != 0 and "Traceback" not in done.stderr and "page.html" in done.stderr
     assert "1. reactive" not in done.stdout
+
+
+def test_vehicles_named_alike_are_told_apart_by_their_number(tmp_path: Path) -> None:
+    from apdp.bundled import BUNDLED_AGENTS, BUNDLED_SCENARIOS
+    from apdp.referee.exercise_round import play_exercise
+
+    text = (BUNDLED_SCENARIOS / "exercises" / "deliberative_switzerland.toml").read_text(encoding="utf-8")
+    scenario = tmp_path / "alike.toml"
+    names = [line for line in text.splitlines() if line.startswith('name = "Vehicle')]
+    for name in names:
+        text = text.replace(name, 'name = "Truck"')
+    text = text.replace("tasks = 10", "tasks = 4")
+    scenario.write_text(text, encoding="utf-8")
+    agent = str(BUNDLED_AGENTS / "exercises" / "deliberative.py")
+    record = play_exercise(scenario, [agent, agent], exercise="deliberative", seed=3)
+    assert record.fault is None and len(names) > 1
+    replayed = replay_exercise(record)
+    data = exercise_replay_data(record, replayed)
+    assert [row["vehicle"] for row in events_of(data)] == [e.number for e in replayed.round.events]
+    assert {e.number for e in replayed.round.events} == {0, 1}  # each company's first vehicle drove
