@@ -11,6 +11,7 @@ print them): :func:`reported_search` reads them from its output.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from typing import Any
 
@@ -25,22 +26,34 @@ from apdp.exercises.scores import AgentOutcome, AnsweredPlan, DeliberativeScore,
 from apdp.exercises.scores.deliberative import RecordingDeliberative, optimal_units
 from apdp.referee.exercise_record import ExerciseRecord
 
-_NODES = re.compile(r"(\d[\d,]*)\s*(?:nodes|states)|nodes?(?:\s+expanded)?\s*[:=]?\s*(\d[\d,]*)", re.I)
-_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|milliseconds|s|sec|secs|seconds)\b", re.I)
+_NODES = re.compile(r"(?<![\d,.])(\d[\d,]{0,20})\s*(?:nodes|states)"
+                    r"|nodes?(?:\s+expanded)?\s*[:=]?\s*(\d[\d,]{0,20})(?![\d,])", re.I)
+_TIME = re.compile(r"(?<![\d.])(\d{1,12}(?:\.\d{1,9})?)\s*(ms|milliseconds|s|sec|secs|seconds)\b", re.I)
+#: The longest line read as a search's report: what an agent prints is its own say, read with care.
+REPORT_LINE = 200
+#: The most nodes or seconds a report may claim (more is no report).
+MOST_NODES, MOST_SECONDS = 10**15, 10.0**7
 
 
 def reported_search(output: str) -> list[tuple[float | None, int | None]]:
-    """The (seconds, nodes) of each line of ``output`` that reports nodes (a search's report)."""
+    """The (seconds, nodes) of each line of ``output`` that reports nodes (a search's report): lines
+    of at most :data:`REPORT_LINE` characters, whole figures within bounds; anything else is no report."""
     found: list[tuple[float | None, int | None]] = []
     for line in output.splitlines():
+        if len(line) > REPORT_LINE:
+            continue
         nodes = _NODES.search(line)
         if nodes is None:
             continue
-        count = int((nodes.group(1) or nodes.group(2)).replace(",", ""))
+        count = int((nodes.group(1) or nodes.group(2)).replace(",", "")[:18] or "0")
+        if count > MOST_NODES:
+            continue
         time = _TIME.search(line)
         seconds = None
         if time is not None:
             seconds = float(time.group(1)) / (1000.0 if time.group(2).lower().startswith("m") else 1.0)
+            if not math.isfinite(seconds) or seconds > MOST_SECONDS:
+                seconds = None
         found.append((seconds, count))
     return found
 

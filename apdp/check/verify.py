@@ -63,8 +63,9 @@ def _record_text(path: str | Path) -> str:
         raise UnreadableRecord(f"{path}: not UTF-8 text") from None
 
 
-def read_record(path: str | Path) -> dict[str, Any]:
-    """Load a record file; UnreadableRecord if it cannot be read as an apdp record."""
+def read_record_json(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a record file, of any format (a match's, an exercise's), read within the
+    bounds of any record; UnreadableRecord if it is none."""
     text = _record_text(path)
     try:
         data = json.loads(text)
@@ -74,6 +75,12 @@ def read_record(path: str | Path) -> dict[str, Any]:
         raise UnreadableRecord(f"{path}: not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise UnreadableRecord(f"{path}: a record is a JSON object, got {type(data).__name__}")
+    return data
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Load a record file; UnreadableRecord if it cannot be read as an apdp record."""
+    data = read_record_json(path)
     if data.get("format") != RECORD_FORMAT:
         raise UnreadableRecord(
             f"{path}: format is {data.get('format')!r}, expected {RECORD_FORMAT!r}"

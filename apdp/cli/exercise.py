@@ -5,9 +5,7 @@ NAME --exercise E``. The auction's commands call in here when what they are give
 
 from __future__ import annotations
 
-import json
 import tomllib
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,17 +23,20 @@ NETWORKS = {"ch": "switzerland", "fr": "france", "gb": "england", "uk": "england
 
 def exercise_file(path: Path | None) -> bool:
     """Whether ``path`` is an exercise's configuration (a Logist XML whose mode= is one of the three,
-    or an apdp TOML with ``exercise``); False for anything else (the auction's reader judges it)."""
+    or an apdp TOML with ``exercise``), read within a configuration's bounds; False for anything else
+    (the auction's reader judges it, and says what is wrong)."""
     if path is None or not path.is_file():
         return False
     from apdp.exercises.configuration import EXERCISES
+    from apdp.logist.xmlfile import MAX_XML_BYTES, LogistFileError, read_xml
+    from apdp.reading import ReadRefused, read_regular
 
     try:
         if path.suffix.lower() == ".xml":
-            return ET.parse(path).getroot().get("mode") in EXERCISES
+            return read_xml(path, "a configuration").get("mode") in EXERCISES
         if path.suffix.lower() == ".toml":
-            return "exercise" in tomllib.loads(path.read_text(encoding="utf-8"))
-    except (ET.ParseError, tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            return "exercise" in tomllib.loads(read_regular(path, MAX_XML_BYTES).decode("utf-8"))
+    except (LogistFileError, ReadRefused, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return False
     return False
 
@@ -151,8 +152,11 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
                "with the file)" if platform_draw else
                f"tasks: drawn from your secret and seed {seed} under the file's laws (no agent foresees them; "
                "--platform-tasks draws them as the platform does)")
-    result = play_exercise(configuration, sources, exercise=kind, end=end, seed=seed,  # type: ignore[arg-type]
-                           secret=secret, platform_draw=platform_draw)
+    from apdp.sandbox.cores import core_for_a_match
+
+    with core_for_a_match():  # as an auction match: the referee and its agents on a core of their own
+        result = play_exercise(configuration, sources, exercise=kind, end=end, seed=seed,  # type: ignore[arg-type]
+                               secret=secret, platform_draw=platform_draw)
     if show_output:
         for name, output in zip(result.agents, result.outputs, strict=True):
             typer.echo(f"--- {name} printed:\n{output}")
@@ -206,10 +210,13 @@ def replay_exercise_file(file: Path, data: object, out: Path) -> None:
 
 
 def read_json(file: Path) -> object:
-    """The JSON of ``file``, or None when it is not JSON."""
+    """The JSON object of the record file ``file``, read within a record's bounds; None when it is
+    none (the match record's reader then says why, in one line)."""
+    from apdp.check.verify import UnreadableRecord, read_record_json
+
     try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_record_json(file)
+    except UnreadableRecord:
         return None
 
 

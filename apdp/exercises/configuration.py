@@ -63,7 +63,7 @@ from apdp.logist.config import read_companies, read_configuration_root, read_tas
 from apdp.logist.distances import road_units
 from apdp.logist.tasks import LogistTasks
 from apdp.logist.topology import load_logist_topology
-from apdp.logist.xmlfile import MAX_XML_BYTES
+from apdp.logist.xmlfile import MAX_XML_BYTES, LogistFileError
 from apdp.reading import ReadRefused, read_regular
 from apdp.scenario.networks import load_topology
 from apdp.scenario.settings import ScenarioError
@@ -71,6 +71,10 @@ from apdp.scenario.settings import ScenarioError
 #: The exercises a configuration may name (its ``mode=``, a TOML file's ``exercise``).
 Exercise = Literal["reactive", "deliberative", "centralized"]
 EXERCISES: tuple[Exercise, ...] = ("reactive", "deliberative", "centralized")
+
+#: The slowest and fastest vehicle apdp plays (km/h): the round's clock steps by the simulated hour,
+#: so a vehicle at 0.001 km/h took the referee minutes over one road.
+MIN_SPEED, MAX_SPEED = 1.0, 1e6
 
 #: The platform's time limits when the settings name none (ms).
 DEFAULT_TIMEOUT_MS = 30_000
@@ -157,11 +161,17 @@ def read_exercise(path: str | Path) -> ExerciseConfiguration:
     network = load_logist_topology(topology_file)
     number, fields = read_tasks(root, where)  # <no-task> included
     laws = LogistTasks.model_validate(fields)
+    read = read_companies(root, where, network)
+    for c in read:
+        for v in c["vehicles"]:
+            if not MIN_SPEED <= float(v["speed"]) <= MAX_SPEED:
+                raise LogistFileError(f"{where}: vehicle {v['name']!r}: speed {float(v['speed']):g} km/h; apdp plays "
+                                      f"{MIN_SPEED:g} to {MAX_SPEED:g} km/h")
     companies = tuple(
         CompanySpec(c["name"], tuple(
             VehicleSpec(v["name"], v["home"], int(v["capacity"]), int(v["cost_per_km"]), road_units(float(v["speed"])))
             for v in c["vehicles"]))
-        for c in read_companies(root, where, network)
+        for c in read
     )
     seconds = read_timeouts(config, root)
     timeouts = {key: round(seconds[key] * 1000) if key in seconds else DEFAULT_TIMEOUT_MS for key in ("setup", "plan")}
@@ -178,7 +188,7 @@ class _Vehicle(BaseModel):
     home: str
     capacity: int = Field(gt=0)
     cost_per_km: int = Field(gt=0)
-    speed: float = Field(120.0, gt=0, allow_inf_nan=False)
+    speed: float = Field(120.0, ge=MIN_SPEED, le=MAX_SPEED, allow_inf_nan=False)
     color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
 
 

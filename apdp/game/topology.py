@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from apdp.errors import UserError
+from apdp.reading import ReadRefused, read_regular
 
 #: Folder of the networks that ship with apdp.
 
@@ -287,13 +288,20 @@ def network_from_json(data: object, source: str) -> Topology:
     return parse_topology(as_file, source)
 
 
+#: The largest network file read (the shipped ones take a few KiB).
+MAX_TOPOLOGY_BYTES = 16 << 20
+
+
 def load_topology_file(path: str | os.PathLike[str]) -> Topology:
     """Load one topology file; a broken file raises TopologyError naming the file and the item."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TopologyError(f"{path}: cannot read ({exc.strerror})") from None
+        data = tomllib.loads(read_regular(path, MAX_TOPOLOGY_BYTES).decode("utf-8"))
+    except ReadRefused as exc:
+        raise TopologyError(f"{path}: cannot read it: {exc} (a network is a .toml file of "
+                            f"{MAX_TOPOLOGY_BYTES >> 20} MiB at most)") from None
+    except UnicodeDecodeError:
+        raise TopologyError(f"{path}: not UTF-8 text (a network is a TOML file)") from None
     except tomllib.TOMLDecodeError as exc:
         raise TopologyError(f"{path}: not valid TOML ({exc})") from None
     return parse_topology(data, str(path))

@@ -10,6 +10,7 @@ statistics as the platform ranks them, the fault that stopped it, what the agent
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,17 +127,71 @@ def _answer(value: Any, cities: tuple[str, ...]) -> Answer:
         return Answer("act", ((action,),))
     if isinstance(value, list):
         return Answer("act", ((action_from_json(value),),))
-    if value["call"] not in ("act", "plan", "cancelled", "plans"):
-        raise ExerciseRecordError(f"an answer to an unknown call {str(value['call'])[:40]!r}")
-    return Answer(value["call"], tuple(tuple(action_from_json(a) for a in plan) for plan in value["plans"]))
+    call = value["call"]
+    if call not in _PLANS:
+        raise ExerciseRecordError(f"an answer to an unknown call {str(call)[:40]!r}")
+    answer = Answer(call, tuple(tuple(action_from_json(a) for a in plan) for plan in value["plans"]))
+    shape = _PLANS[call]
+    if shape is not None and (len(answer.plans) != shape or (call == "act" and len(answer.plans[0]) != 1)):
+        raise ExerciseRecordError(f"an answer to {call} holds {len(answer.plans)} plan(s), not {shape}"
+                                  + (" of one action" if call == "act" else ""))
+    return answer
 
 
-def _fault(value: Any) -> Fault | None:
+#: How many plans an answer to each call holds (None: any number, one per vehicle).
+_PLANS: dict[str, int | None] = {"act": 1, "plan": 1, "cancelled": 0, "plans": None}
+
+
+def _fault(value: Any, agents: int) -> Fault | None:
     if value is None:
         return None
     if value["phase"] not in EXERCISE_PHASES:
         raise ExerciseRecordError(f"a fault in an unknown phase {str(value['phase'])[:40]!r}")
-    return Fault(int(value["agent"]), FaultKind(value["kind"]), value["phase"], value["task"], str(value["message"]))
+    agent = _whole(value["agent"], "its fault's agent", 0, agents - 1)
+    task = None if value["task"] is None else _whole(value["task"], "its fault's task", 0, 2**31 - 1)
+    return Fault(agent, FaultKind(value["kind"]), value["phase"], task, _text(value["message"], "its fault's message"))
+
+
+def _whole(value: Any, what: str, least: int, most: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+        raise ExerciseRecordError(f"{what} {str(value)[:40]} is not a whole number from {least} to {most}")
+    return value
+
+
+def _number(value: Any, what: str, least: float, most: float) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not least <= value <= most:
+        raise ExerciseRecordError(f"{what} {str(value)[:40]} is not a number from {least:g} to {most:g}")
+    return float(value)
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ExerciseRecordError(f"{what} is not text")
+    return value
+
+
+def _optional_text(value: Any, what: str) -> str | None:
+    return None if value is None else _text(value, what)
+
+
+#: The largest figure a statistic holds (a Java long).
+_LONG = 2**63 - 1
+
+
+def _statistics(value: Any, agents: int) -> AgentStatistics:
+    if not isinstance(value, dict) or set(value) != {f.name for f in dataclasses.fields(AgentStatistics)}:
+        raise ExerciseRecordError(f"a statistic {str(value)[:80]} is not an agent's rank and totals")
+    figures = {k: _whole(v, f"its statistic {k}", -_LONG - 1, _LONG) for k, v in value.items() if k != "agent"}
+    _whole(figures["rank"], "its statistic rank", 1, max(1, agents))
+    return AgentStatistics(agent=_text(value["agent"], "a statistic's agent"), **figures)
+
+
+def _end(value: Any) -> tuple[float | None, int | None]:
+    if not isinstance(value, dict) or set(value) != {"hours", "acts"}:
+        raise ExerciseRecordError("its end is not hours and acts")
+    hours, acts = value["hours"], value["acts"]
+    return (None if hours is None else _number(hours, "its end's hours", 1e-9, 1e12),
+            None if acts is None else _whole(acts, "its end's acts", 1, 2**62))
 
 
 def _dicts(value: Any, what: str) -> tuple[dict[str, Any], ...]:
@@ -166,11 +221,7 @@ def _settings(value: Any) -> dict[str, Any]:
 
 
 def _seed(value: Any) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ExerciseRecordError(f"its seed {str(value)[:40]!r} is not a whole number")
-    return value
+    return None if value is None else _whole(value, "its seed", -(2**63), 2**64)
 
 
 def _kinds(value: Any, agents: int) -> tuple[str, ...]:
@@ -209,16 +260,26 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
         if int(data["schema"]) > EXERCISE_SCHEMA:
             raise ExerciseRecordError(f"an exercise record of schema {data['schema']}, newer than this apdp's "
                                       f"({EXERCISE_SCHEMA}): upgrade apdp")
-        cities = tuple(str(c) for c in data.get("cities") or ())
+        cities = tuple(_text(c, "a city") for c in data.get("cities") or ())
+        agents = tuple(_text(a, "an agent's name") for a in data["agents"])
+        answers = data["answers"]
+        if not isinstance(answers, list) or len(answers) != len(agents):
+            raise ExerciseRecordError("its answers are not one list per agent")
+        outputs = tuple(_text(o, "an agent's output") for o in data["outputs"])
+        if len(outputs) != len(agents):
+            raise ExerciseRecordError("its outputs are not one per agent")
+        hours, acts = _end(data["end"])
         return ExerciseRecord(
-            str(data["exercise"]), str(data["scenario"]), tuple(str(a) for a in data["agents"]),
-            data["end"]["hours"], data["end"]["acts"],
-            tuple(tuple(_answer(a, cities) for a in agent) for agent in data["answers"]), int(data["events"]),
-            tuple(AgentStatistics(**s) for s in data["statistics"]), _fault(data["fault"]),
-            tuple(str(o) for o in data["outputs"]), float(data["seconds"]), data.get("referee_error"),
-            data.get("traceback"), int(data["schema"]), _kinds(data.get("kinds"), len(data["agents"])),
-            _seed(data.get("seed")), _draws(data.get("draws")), _dicts(data.get("identities"), "identities"),
-            _dicts(data.get("timing"), "timing"), cities, _settings(data.get("settings")),
+            _text(data["exercise"], "its exercise"), _text(data["scenario"], "its scenario"), agents, hours, acts,
+            tuple(tuple(_answer(a, cities) for a in agent) for agent in answers),
+            _whole(data["events"], "its number of events", 0, 2**62),
+            tuple(_statistics(s, len(agents)) for s in data["statistics"]), _fault(data["fault"], len(agents)),
+            outputs, _number(data["seconds"], "its seconds", 0.0, 1e9),
+            _optional_text(data.get("referee_error"), "its referee error"),
+            _optional_text(data.get("traceback"), "its traceback"), int(data["schema"]),
+            _kinds(data.get("kinds"), len(agents)), _seed(data.get("seed")), _draws(data.get("draws")),
+            _dicts(data.get("identities"), "identities"), _dicts(data.get("timing"), "timing"), cities,
+            _settings(data.get("settings")),
         )
     except ExerciseRecordError:
         raise

@@ -103,14 +103,31 @@ class Answers:
 
 
 class SandboxedReactive(Answers):
-    """A :class:`~apdp.exercises.reactive.ReactiveController` calling ``act`` in the agent's process."""
+    """A :class:`~apdp.exercises.reactive.ReactiveController` calling ``act`` in the agent's process.
+
+    Each act call has ``timeout-plan``, as on the platform, and all of an agent's act calls together
+    have it too (apdp's rule: the platform's headless run never ends, and an agent that took its
+    limit at every act would hold a round of thousands of acts for weeks within every limit)."""
 
     def act(self, call: ActCall) -> Action:
-        reply = self.ask(ActionCall(self.vehicle(call.vehicle.id), call.task, self.timeout), call.task)
+        left = self.timeout - self.seat.timing["plan"]  # what its act calls took so far
+        if left <= 0:
+            self.fault(self._spent(), call.task, FaultKind.TIMEOUT)
+        try:
+            reply = self.ask(ActionCall(self.vehicle(call.vehicle.id), call.task, min(self.timeout, left)), call.task)
+        except AgentFaulted:
+            fault = self.seat.fault
+            if fault is not None and fault.kind == FaultKind.TIMEOUT and left < self.timeout:
+                self.seat.fault = dataclasses.replace(fault, message=self._spent())
+            raise
         if not isinstance(reply, ActionReply):
             self.fault("act() returned no action", call.task)
         self.keep(Answer("act", ((reply.action,),)))
         return reply.action
+
+    def _spent(self) -> str:
+        return (f"its act calls took more than timeout-plan ({self.timeout:g} s) in all: a reactive agent's "
+                "act calls share it (apdp's rule; work out the policy in setup)")
 
 
 class SandboxedDeliberative(Answers):

@@ -10,9 +10,10 @@ from functools import cache
 from pathlib import Path
 
 from apdp.bundled import BUNDLED_TOPOLOGIES
-from apdp.game.topology import Topology, TopologyError, load_topology_file
+from apdp.game.topology import MAX_TOPOLOGY_BYTES, Topology, TopologyError, load_topology_file
 from apdp.logist.topology import load_logist_topology
 from apdp.lookup import normalise_name, search_path
+from apdp.reading import ReadRefused, read_regular
 
 
 def topology_dirs() -> list[Path]:
@@ -26,8 +27,8 @@ def _candidates() -> dict[str, Path]:
     for folder in topology_dirs():
         for path in sorted(folder.glob("*.toml")):
             try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
+                data = tomllib.loads(read_regular(path, MAX_TOPOLOGY_BYTES).decode("utf-8"))
+            except (ReadRefused, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 found.setdefault(normalise_name(path.stem), path)
                 continue
             keys = [path.stem, str(data.get("name", "")), str(data.get("code", ""))]

@@ -16,7 +16,6 @@ import html
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from statistics import fmean
 from typing import Any
 
 from tabulate import tabulate
@@ -24,7 +23,7 @@ from tabulate import tabulate
 from apdp.files import write_atomically
 from apdp.study.funnel import funnel_csv, funnel_text
 from apdp.study.manifest import Manifest
-from apdp.tournament.exercise_field import FieldSpec, ranking_text, run_field, summary_rows
+from apdp.tournament.exercise_field import FieldSpec, mean_of, ranking_text, run_field, summary_rows
 
 #: The folder of the exercise's entries inside the study's folder.
 EXERCISE_RESULTS = "exercise"
@@ -39,27 +38,23 @@ GROUP_COLUMNS = {
 }
 
 
-def _mean(values: Sequence[Any]) -> float | None:
-    given = [float(v) for v in values if v is not None]
-    return round(fmean(given), 4) if given else None
-
-
 def group_scores(exercise: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The exercise's score of one model and strategy, from its agents' rows."""
     scored = [r for r in rows if r["rounds"] > r["faults"]]
     out: dict[str, Any] = {"scored": len(scored)}
     if exercise == "reactive":
-        out["ratio"] = _mean([r["ratio"] for r in scored])
+        out["ratio"] = mean_of([r["ratio"] for r in scored])
     elif exercise == "deliberative":
         out.update(optimal_agents=sum(1 for r in scored if r["optimal"] == r["rounds"] and not r["faults"]),
                    admissible=sum(1 for r in scored if r["admissible"]),
                    inadmissible=sum(1 for r in scored if r["instances"] and not r["admissible"]),
-                   plan_cpu=_mean([r.get("plan_cpu") for r in scored]), seconds=_mean([r["seconds"] for r in scored]),
-                   nodes=_mean([r["nodes"] for r in scored]))
+                   plan_cpu=mean_of([r.get("plan_cpu") for r in scored]),
+                   seconds=mean_of([r["seconds"] for r in scored]),
+                   nodes=mean_of([r["nodes"] for r in scored]))
     else:
-        out.update(cost_vs_template=_mean([r["cost_vs_template"] for r in scored]),
-                   cost_vs_planner=_mean([r["cost_vs_planner"] for r in scored]),
-                   vehicles_used=_mean([r["vehicles_used"] for r in scored]))
+        out.update(cost_vs_template=mean_of([r["cost_vs_template"] for r in scored]),
+                   cost_vs_planner=mean_of([r["cost_vs_planner"] for r in scored]),
+                   vehicles_used=mean_of([r["vehicles_used"] for r in scored]))
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from apdp.agents.discovery import AgentSource, find_exercise_agent, registry_params
+from apdp.agents.discovery import AgentSource, check_names_apart, find_exercise_agent, registry_params
+from apdp.agents.files import agent_hash
 from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
 from apdp.check.exercise_score import deliberative_scores, outcomes_of_record, played_on
 from apdp.errors import UserError
@@ -44,6 +46,8 @@ from apdp.secret import user_secret
 ENTRIES = "exercise.jsonl"
 #: The file of its secret there.
 SECRET = "secret"
+#: The largest figure an entry holds (more is no field's).
+MOST_FIGURE = 1e15
 #: The most ``exercise.jsonl`` is read to (a field writes well under a KiB a round).
 MAX_ENTRIES_BYTES = 256 << 20
 #: The networks' short names.
@@ -119,11 +123,14 @@ def play_entry(spec: FieldSpec, source: AgentSource, key: dict[str, Any], secret
     scored: its entry (``key`` and the score). Drawn from ``secret``, but for a discriminating
     instance, the platform's draw; ``registry``: the agents' parameter files, read by the caller."""
     from apdp.referee.exercise_round import agents_params, play_exercise  # the referee, where it is used
+    from apdp.sandbox.cores import core_for_a_match
 
     configuration = round_configuration(spec, key)
     params = agents_params(configuration, [source], registry)
-    record = play_exercise(configuration, [source], exercise=spec.exercise, end=spec.end,  # type: ignore[arg-type]
-                           params=params, secret=secret, platform_draw=key.get("instance") is not None)
+    with core_for_a_match():  # the round's referee and agent on a core no other round's agent uses
+        record = play_exercise(configuration, [source], exercise=spec.exercise,  # type: ignore[arg-type]
+                               end=spec.end, params=params, secret=secret,
+                               platform_draw=key.get("instance") is not None)
     entry: dict[str, Any] = {**key, "fault": None, "score": None}
     played = getattr(record, "agent_kinds", (spec.exercise,))[0]
     if record.referee_error is not None:
@@ -181,7 +188,7 @@ def read_entries(folder: Path) -> list[dict[str, Any]]:
             value = json.loads(line)
         except ValueError:
             continue
-        if isinstance(value, dict):
+        if _sound(value):  # a line a field did not write (changed by hand): as if it were not there
             entries.append(value)
     return entries
 
@@ -195,12 +202,19 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
-    sources = [find_exercise_agent(a) for a in agents]
+    sources = list({s.path: s for s in (find_exercise_agent(a) for a in agents)}.values())  # each file once
+    check_names_apart(sources)
     registry = registry_params()
     folder.mkdir(parents=True, exist_ok=True)
     secret = user_secret(folder / SECRET)
     stored = {_key(e): e for e in read_entries(folder)}
-    missing = [(source, {"agent": source.name, **key, "path": str(source.path)})
+    hashes = {s.name: agent_hash(s.path) for s in sources}
+    for entry in stored.values():
+        played, now = entry.get("sha256"), hashes.get(str(entry["agent"]))
+        if played is not None and now is not None and played != now:
+            raise UserError(f"agent {entry['agent']!r}: its file changed since its rounds in {folder} were played "
+                            "(give another --out, or take its lines out of " + ENTRIES + ")")
+    missing = [(source, {"agent": source.name, **key, "path": str(source.path), "sha256": hashes[source.name]})
                for key in _rounds(spec) for source in sources
                if _key({"agent": source.name, **key}) not in stored]
     with (folder / ENTRIES).open("a", encoding="utf-8") as out:
@@ -248,9 +262,32 @@ def _where(key: dict[str, Any]) -> str:
     return "the course's seed" if key.get("seed") is None else f"seed {key['seed']}"
 
 
-def _mean(values: Sequence[float | None]) -> float | None:
-    given = [v for v in values if v is not None]
+def mean_of(values: Sequence[Any]) -> float | None:
+    """The mean of the figures among ``values`` (finite numbers; None, text and the like are none), to
+    four decimals; None when there is none."""
+    given = [float(v) for v in values if _figure(v)]
     return round(fmean(given), 4) if given else None
+
+
+def _figure(value: Any) -> bool:
+    """Whether ``value`` is a finite number a field may have written (not a bool, within 1e15)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and (
+        abs(value) < MOST_FIGURE if isinstance(value, int) else math.isfinite(value) and abs(value) < MOST_FIGURE)
+
+
+def _sound(entry: Any) -> bool:
+    """Whether a stored line is an entry a field writes (its key's types, a score of figures)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("agent"), str) or not isinstance(
+            entry.get("network"), str):
+        return False
+    if any(entry.get(k) is not None and not (isinstance(entry[k], int) and not isinstance(entry[k], bool))
+           for k in ("seed", "instance")):
+        return False
+    score = entry.get("score")
+    if entry.get("fault") is not None and not isinstance(entry["fault"], str):
+        return False
+    return score is None or (isinstance(score, dict) and all(
+        v is None or isinstance(v, bool | str) or _figure(v) for v in score.values()))
 
 
 def summary_rows(exercise: str, entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -272,23 +309,24 @@ def agent_row(exercise: str, name: str, entries: Sequence[dict[str, Any]]) -> di
     row: dict[str, Any] = {"agent": name, "rounds": len(rounds),
                            "faults": sum(1 for e in entries if e.get("fault"))}
     if exercise == "reactive":
-        row.update(reward_per_km=_mean([s["reward_per_km"] for s in scores]),
-                   optimal_reward_per_km=_mean([s["optimal_reward_per_km"] for s in scores]),
-                   ratio=_mean([s["ratio"] for s in scores]))
+        row.update(reward_per_km=mean_of([s.get("reward_per_km") for s in scores]),
+                   optimal_reward_per_km=mean_of([s.get("optimal_reward_per_km") for s in scores]),
+                   ratio=mean_of([s.get("ratio") for s in scores]))
     elif exercise == "deliberative":
         instances = [e for e in entries if e.get("instance") is not None]
-        optimal_on = sum(1 for e in instances if e.get("score") and e["score"]["all_optimal"])
-        row.update(optimal=sum(1 for s in scores if s["all_optimal"]), excess=_mean([s["excess"] for s in scores]),
+        optimal_on = sum(1 for e in instances if e.get("score") and e["score"].get("all_optimal"))
+        row.update(optimal=sum(1 for s in scores if s.get("all_optimal") is True),
+                   excess=mean_of([s.get("excess") for s in scores]),
                    instances=len(instances), optimal_instances=optimal_on,
                    admissible=bool(instances) and optimal_on == len(instances),
-                   seconds=_mean([s["seconds"] for s in scores]), nodes=_mean([s["nodes"] for s in scores]),
-                   plan_cpu=_mean([s.get("plan_cpu") for s in scores]))
+                   seconds=mean_of([s.get("seconds") for s in scores]), nodes=mean_of([s.get("nodes") for s in scores]),
+                   plan_cpu=mean_of([s.get("plan_cpu") for s in scores]))
     else:
-        row.update(profit=_mean([s["profit"] for s in scores]),
-                   cost_vs_template=_mean([s["cost_vs_template"] for s in scores]),
-                   cost_vs_planner=_mean([s["cost_vs_planner"] for s in scores]),
-                   vehicles_used=_mean([s["vehicles_used"] for s in scores]),
-                   vehicles=max((s["vehicles"] for s in scores), default=None))
+        row.update(profit=mean_of([s.get("profit") for s in scores]),
+                   cost_vs_template=mean_of([s.get("cost_vs_template") for s in scores]),
+                   cost_vs_planner=mean_of([s.get("cost_vs_planner") for s in scores]),
+                   vehicles_used=mean_of([s.get("vehicles_used") for s in scores]),
+                   vehicles=max((s["vehicles"] for s in scores if _figure(s.get("vehicles"))), default=None))
     return row
 
 

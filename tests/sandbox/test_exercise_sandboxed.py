@@ -279,3 +279,27 @@ def test_a_record_keeps_to_its_limit_and_names_the_agent_s_file(tmp_path: Path) 
     for end in (ReactiveEnd(hours=1e6), ReactiveEnd(hours=None, acts=10**7), ReactiveEnd(hours=None, acts=None)):
         with pytest.raises(UserError, match=r"--acts|an end"):
             play_exercise(CONFIG / "reactive.xml", [chatty], end=end)
+
+
+DAWDLER = '''
+import time
+
+from apdp import Move, ReactiveAgent
+
+
+class Dawdler(ReactiveAgent):
+    def act(self, vehicle, task):
+        time.sleep(0.4)
+        return Move(sorted(self.topology.neighbours(vehicle.city))[0])
+'''
+
+
+def test_a_reactive_agent_s_act_calls_share_their_time_limit(tmp_path: Path) -> None:
+    # each act within its limit of 1.5 s, but not all of them: the round would last as long as the agent liked
+    from apdp.check.exercise_check import with_timeouts
+
+    configuration = with_timeouts(read_exercise(CONFIG / "reactive.xml"), {"setup": 30.0, "plan": 1.5})
+    record = play_exercise(configuration, [_agent(tmp_path, "dawdler", DAWDLER)], end=ReactiveEnd(hours=None, acts=20))
+    assert record.fault is not None and record.fault.kind == FaultKind.TIMEOUT and record.fault.phase == "act"
+    assert "in all" in record.fault.message and 2 <= len(record.answers[0]) <= 4, record.fault
+    assert verify_exercise_record(record) == []
