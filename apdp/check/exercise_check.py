@@ -21,6 +21,7 @@ from typing import Any
 
 from apdp.agents.discovery import find_agent
 from apdp.bundled import BUNDLED_SCENARIOS
+from apdp.check.borrowed import borrowed_by
 from apdp.check.config import CheckConfig
 from apdp.check.report import CATEGORIES, CheckReport, Problem
 from apdp.errors import UserError
@@ -154,6 +155,10 @@ def check_exercise_agent(agent: str | Path, config: CheckConfig | None = None, *
     if played != kind:  # the platform plays an agent as its own kind
         report.problems.append(Problem("import", "setup", None, f"{source.path}: its agent plays the {played} "
                                        f"exercise, not the {kind} one: subclass apdp.{kind.capitalize()}Agent"))
+    borrowed = borrowed_by(source.path)
+    if borrowed:
+        report.problems.append(Problem("borrowed", None, None, f"{source.path} imports apdp's own "
+                                       f"{', '.join(borrowed)}: write the {kind} exercise's solution yourself"))
     if kind == "reactive":
         report.notes.append(f"the reactive round ended after {CHECK_ACTS} act calls")
     if record.referee_error is not None:

@@ -51,6 +51,11 @@ CATEGORIES: dict[str, tuple[str, str]] = {
         "the agent's process sent the referee a message apdp's worker never sends: do not write to "
         "the referee's socket or replace apdp's worker",
     ),
+    "borrowed": (
+        "Borrowed solvers",
+        "an exercise's agent must solve it itself: do not import apdp's own solvers or scores "
+        "(apdp.exercises, apdp.baselines, apdp.check), which it is measured against",
+    ),
     "reproducibility": (
         "Not reproducible",
         "the same seed must give the same match: use self.rng for all randomness, never the random "

@@ -32,6 +32,7 @@ from tabulate import tabulate
 
 from apdp.agents.discovery import AgentSource, check_names_apart, find_exercise_agent, registry_params
 from apdp.agents.files import agent_hash
+from apdp.check.borrowed import borrowed_by
 from apdp.check.exercise_check import checked_exercise, exercise_scenario, with_timeouts
 from apdp.check.exercise_score import deliberative_scores, outcomes_of_record, played_on
 from apdp.errors import UserError
@@ -209,12 +210,14 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     secret = user_secret(folder / SECRET)
     stored = {_key(e): e for e in read_entries(folder)}
     hashes = {s.name: agent_hash(s.path) for s in sources}
+    borrowed = {s.name: borrowed_by(s.path) for s in sources}
     for entry in stored.values():
         played, now = entry.get("sha256"), hashes.get(str(entry["agent"]))
         if played is not None and now is not None and played != now:
             raise UserError(f"agent {entry['agent']!r}: its file changed since its rounds in {folder} were played "
                             "(give another --out, or take its lines out of " + ENTRIES + ")")
-    missing = [(source, {"agent": source.name, **key, "path": str(source.path), "sha256": hashes[source.name]})
+    missing = [(source, {"agent": source.name, **key, "path": str(source.path), "sha256": hashes[source.name],
+                         "borrowed": borrowed[source.name]})
                for key in _rounds(spec) for source in sources
                if _key({"agent": source.name, **key}) not in stored]
     with (folder / ENTRIES).open("a", encoding="utf-8") as out:
@@ -307,7 +310,8 @@ def agent_row(exercise: str, name: str, entries: Sequence[dict[str, Any]]) -> di
     rounds = [e for e in entries if e.get("instance") is None]
     scores = [e["score"] for e in rounds if e.get("score")]
     row: dict[str, Any] = {"agent": name, "rounds": len(rounds),
-                           "faults": sum(1 for e in entries if e.get("fault"))}
+                           "faults": sum(1 for e in entries if e.get("fault")),
+                           "borrows": any(e.get("borrowed") for e in entries)}
     if exercise == "reactive":
         row.update(reward_per_km=mean_of([s.get("reward_per_km") for s in scores]),
                    optimal_reward_per_km=mean_of([s.get("optimal_reward_per_km") for s in scores]),
@@ -331,15 +335,17 @@ def agent_row(exercise: str, name: str, entries: Sequence[dict[str, Any]]) -> di
 
 
 def rank_key(exercise: str, row: dict[str, Any]) -> tuple[Any, ...]:
-    """How rows sort, best first: fewer faults, then the exercise's score."""
+    """How rows sort, best first: fewer faults, its own solution before one that borrows apdp's
+    solvers (:mod:`apdp.check.borrowed`), then the exercise's score."""
     big = float("inf")
+    first = (row["faults"], bool(row.get("borrows")))
     if exercise == "reactive":
-        return row["faults"], -(row["ratio"] if row["ratio"] is not None else -big)
+        return *first, -(row["ratio"] if row["ratio"] is not None else -big)
     if exercise == "deliberative":
         excess = row["excess"] if row["excess"] is not None else big
         # not on time: what an agent prints is its own say, and the CPU it took varies run to run
-        return row["faults"], not row["admissible"], -row["optimal"], excess
-    return row["faults"], row["cost_vs_template"] if row["cost_vs_template"] is not None else big
+        return *first, not row["admissible"], -row["optimal"], excess
+    return *first, row["cost_vs_template"] if row["cost_vs_template"] is not None else big
 
 
 #: The table's columns of each exercise (key, heading).
@@ -360,6 +366,8 @@ def ranking_text(exercise: str, rows: Sequence[dict[str, Any]], first: Sequence[
     """The table of ``rows`` (``first``: more leading columns, such as a study's model and strategy)."""
     shown = [("rank", "#"), *first, ("agent", "agent"), ("rounds", "rounds"), ("faults", "faults"),
              *COLUMNS[exercise]]
+    if any(r.get("borrows") for r in rows):
+        shown.append(("borrows", "borrows apdp's solvers"))
     body = [["" if r.get(k) is None else _cell(r.get(k)) for k, _ in shown] for r in rows]
     return f"The {exercise} exercise, ranked:\n" + tabulate(body, headers=[h for _, h in shown], disable_numparse=True)
 

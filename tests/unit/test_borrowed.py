@@ -1,0 +1,32 @@
+"""An exercise agent that imports apdp's own solvers is told apart (the attack round: the scorer's
+exact search, imported, was ranked first and admissible)."""
+
+from __future__ import annotations
+
+from apdp.check.borrowed import borrowed_solvers
+from apdp.tournament.exercise_field import summary_rows
+
+CHEAT = '''
+import importlib
+from apdp import DeliberativeAgent, Move
+from apdp.exercises.optimal_plan import farthest_task, search_plan
+from apdp.exercises.topology import LogistTopology
+import apdp.baselines.planning as planning
+mdp = importlib.import_module("apdp.exercises.reactive_mdp")
+'''
+
+
+def test_imports_of_apdp_s_solvers_are_found_and_the_course_s_helpers_are_not() -> None:
+    assert borrowed_solvers(CHEAT) == ["apdp.exercises.optimal_plan", "apdp.baselines.planning",
+                                       "apdp.exercises.reactive_mdp"]
+    assert borrowed_solvers("from apdp import Move\nfrom apdp.game.plan import Action\n") == []
+    assert borrowed_solvers("def broken(:\n") == []
+
+
+def test_a_field_ranks_an_agent_that_borrows_behind_one_that_does_not() -> None:
+    def entry(agent: str, ratio: float, borrowed: list[str]) -> dict[str, object]:
+        return {"agent": agent, "network": "france", "seed": None, "instance": None, "fault": None,
+                "borrowed": borrowed, "score": {"reward_per_km": ratio, "optimal_reward_per_km": 1.0, "ratio": ratio}}
+
+    rows = summary_rows("reactive", [entry("own", 0.8, []), entry("copy", 1.0, ["apdp.exercises.reactive_mdp"])])
+    assert [(r["agent"], r["borrows"]) for r in rows] == [("own", False), ("copy", True)]
