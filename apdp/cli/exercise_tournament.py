@@ -14,15 +14,12 @@ from apdp.lookup import searched_first
 
 def exercise_tournament(exercise: str, topology: str | None, agents: list[str] | None, seed: int | None,
                         repeat: int, folder: Path, agents_dir: Path | None, quiet: bool,
-                        jobs: int | None = None) -> None:
-    """Play and rank the field, ``jobs`` rounds at once (default: a core each); see the module docstring."""
+                        jobs: int = 1) -> None:
+    """Play and rank the field, ``jobs`` rounds at once; see the module docstring."""
     from apdp.check.exercise_check import COURSE_NETWORK, checked_exercise
-    from apdp.cli.tournament import default_jobs
     from apdp.tournament.exercise_field import FieldSpec, ranking_text, run_field, summary_rows
 
     kind = checked_exercise(exercise.lower())
-    if jobs is not None and not 1 <= jobs <= default_jobs():
-        raise UserError(f"--jobs {jobs}: give 1 to {default_jobs()} (the cores here): a round's agent needs a core")
     if not agents:
         raise UserError(f"--exercise {kind}: name the agents with --agents a,b (e.g. apdp new me --exercise {kind})")
     if repeat < 1:
@@ -38,5 +35,5 @@ def exercise_tournament(exercise: str, topology: str | None, agents: list[str] |
         typer.echo(f"results in {folder}\n  (rerun with --out {folder} to resume)", err=True)
     say = (lambda _line: None) if quiet else (lambda line: typer.echo(line, err=True))
     with searched_first("APDP_AGENTS", agents_dir):
-        entries = run_field(FieldSpec(kind, networks, seeds), agents, folder, say, jobs or default_jobs())
+        entries = run_field(FieldSpec(kind, networks, seeds), agents, folder, say, jobs)
     typer.echo(ranking_text(kind, summary_rows(kind, entries)))

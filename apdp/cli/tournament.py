@@ -158,8 +158,11 @@ def tournament(
     if exercise is not None:
         from apdp.cli.exercise_tournament import exercise_tournament
 
+        if jobs is not None and not 1 <= jobs <= default_jobs():
+            raise UserError(f"--jobs {jobs}: give 1 to {default_jobs()} (the cores here): a round's agent needs "
+                            "a core of its own")
         exercise_tournament(exercise, topology, _agent_names(agents), seed, repeat, out or new_results_folder(),
-                            agents_dir, quiet, jobs)
+                            agents_dir, quiet, jobs or default_jobs())
         return
 
     cluster = ray_cluster(executor, address, jobs)
