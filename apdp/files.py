@@ -105,3 +105,17 @@ def open_new(path: str | Path) -> IO[str]:
             os.unlink(tmp)
         raise _problem(path, exc) from None
     return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def open_to_append(path: str | Path) -> IO[str]:
+    """The file at ``path`` open to add lines to (UTF-8; made if missing, mode 0600), never through a
+    link: a symlink there (planted to make the lines land elsewhere) is a one-line UserError."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UserError(f"cannot write {path}: it is a symbolic link; remove it, apdp adds to files it "
+                            "made itself") from None
+        raise _problem(path, exc) from None
+    return os.fdopen(fd, "a", encoding="utf-8")

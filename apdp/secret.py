@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from apdp.errors import UserError
+from apdp.reading import ReadRefused, read_regular
 
 #: Length of a secret in bytes (64 hex digits).
 SECRET_BYTES = 32
@@ -73,9 +74,11 @@ def user_secret(path: Path | None = None) -> bytes:
     """The per-user secret (see :func:`secret_file_path`), created on first use with mode 0600."""
     path = secret_file_path() if path is None else path
     try:
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             _create_secret_file(path)
-        text = path.read_text(encoding="ascii", errors="replace")
+        text = read_regular(path, 4096).decode("ascii", "replace")  # never a FIFO's wait or /dev/zero's end
     except OSError as exc:
         raise UserError(f"secret file {path}: {exc.strerror or exc}; set {SECRET_FILE_ENV} or use --secret") from None
+    except ReadRefused as exc:
+        raise UserError(f"secret file {path}: {exc} (a secret file holds {2 * SECRET_BYTES} hex digits)") from None
     return parse_secret(text, f"secret file {path} (delete it to make a new one)")

@@ -14,6 +14,7 @@ from pathlib import Path
 from apdp.agents.discovery import AGENT_MODULE
 from apdp.agents.java.names import installed_behavior
 from apdp.agents.program import PROGRAM_FILE
+from apdp.agents.source import parsed, read_source
 
 #: The base class of each exercise's Python agents (apdp.ReactiveAgent, ...).
 BASES = {"ReactiveAgent": "reactive", "DeliberativeAgent": "deliberative", "CentralizedAgent": "centralized",
@@ -32,10 +33,9 @@ def python_kind(path: Path) -> str | None:
     """The game of the Python agent in ``path`` (a file, or a folder's agent.py): the one kind among
     reactive, deliberative, centralized and auction its classes subclass directly; None when its
     source names none of them, several, or cannot be read."""
-    file = path / AGENT_MODULE if path.is_dir() else path
-    try:
-        tree = ast.parse(file.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
+    source = read_source(path / AGENT_MODULE if path.is_dir() else path)
+    tree = None if source is None else parsed(source)
+    if tree is None:  # unreadable, or too large to parse here: its kind is the round's
         return None
     kinds = {BASES[name] for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
              for name in map(_base_name, node.bases) if name in BASES}

@@ -32,7 +32,7 @@ _TIME = re.compile(r"(?<![\d.])(\d{1,12}(?:\.\d{1,9})?)\s*(ms|milliseconds|s|sec
 #: The longest line read as a search's report: what an agent prints is its own say, read with care.
 REPORT_LINE = 200
 #: The most nodes or seconds a report may claim (more is no report).
-MOST_NODES, MOST_SECONDS = 10**15, 10.0**7
+MOST_NODES, MOST_SECONDS = 10**12, 10.0**7
 
 
 def reported_search(output: str) -> list[tuple[float | None, int | None]]:
@@ -124,8 +124,9 @@ def deliberative_scores(record: ExerciseRecord, configuration: ExerciseConfigura
                  for k, a in enumerate(recorder.answered)]
         if plans and reported and len(reported) != len(plans):
             seconds = [s for s, _ in reported if s is not None]
-            plans[0] = plans[0].model_copy(update={"seconds": sum(seconds) if seconds else None,
-                                                    "nodes": sum(n for _, n in reported if n is not None)})
+            nodes = sum(n for _, n in reported if n is not None)
+            plans[0] = plans[0].model_copy(update={  # sums of what it printed: no larger than a report's bound
+                "seconds": min(sum(seconds), MOST_SECONDS) if seconds else None, "nodes": min(nodes, MOST_NODES)})
         scores.append(DeliberativeScore(agent=index, name=outcome.name, plans=tuple(plans),
                                         distance_units=outcome.distance_units, cost=outcome.cost,
                                         reward=outcome.reward))

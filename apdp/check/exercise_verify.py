@@ -13,11 +13,12 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from apdp.errors import UserError
 from apdp.exercises.centralized import CentralizedPlanCall, CentralizedSeat
 from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
 from apdp.exercises.deliberative import CancelCall, DeliberativeSeat, PlanCall
 from apdp.exercises.reactive import ActCall, ReactiveSeat
-from apdp.exercises.round import ReactiveEnd, Round, Seat
+from apdp.exercises.round import ReactiveEnd, Round, Seat, TooManyEvents
 from apdp.exercises.verifier import ExerciseFault, IllegalPlan
 from apdp.game.plan import Action
 from apdp.referee.exercise_record import ExerciseRecord
@@ -94,7 +95,11 @@ def replay_exercise(record: ExerciseRecord) -> Replayed:
     configuration = as_recorded(record)
     scripts = [Scripted(i, iter(a)) for i, a in enumerate(record.answers)]
     seats: list[Seat] = [_SEATS[kind](s) for kind, s in zip(record.agent_kinds, scripts, strict=True)]
-    round_ = Round(configuration, seats, list(record.agents), end=ReactiveEnd(record.end_hours, record.end_acts))
+    if len(record.agents) > len(configuration.companies):
+        raise ValueError(f"{len(record.agents)} agents, but its configuration has {len(configuration.companies)} "
+                         "companies")
+    round_ = Round(configuration, seats, list(record.agents), end=ReactiveEnd(record.end_hours, record.end_acts),
+                   event_limit=record.events)
     stopped, agent = None, None
     try:
         round_.run()
@@ -102,6 +107,8 @@ def replay_exercise(record: ExerciseRecord) -> Replayed:
         stopped, agent = "answers end", exc.agent
     except (IllegalPlan, ExerciseFault) as exc:
         stopped, agent = exc.message, next((i for i, n in enumerate(record.agents) if n == exc.agent), None)
+    except TooManyEvents as exc:
+        stopped = f"its answers make more events than the record's {exc.limit}"
     return Replayed(round_, stopped, agent, scripts)
 
 
@@ -109,7 +116,7 @@ def verify_exercise_record(record: ExerciseRecord) -> list[str]:
     """What is wrong with ``record``: where its replay disagrees with it (empty: it is consistent)."""
     try:
         replayed = replay_exercise(record)
-    except (ValueError, KeyError, OSError) as exc:
+    except (ValueError, KeyError, OSError, UserError, NotImplementedError) as exc:
         return [f"its round cannot be played again: {str(exc)[:300]}"]
     problems = []
     round_ = replayed.round

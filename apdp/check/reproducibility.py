@@ -13,6 +13,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+from apdp.agents.source import parsed
 from apdp.referee.record import without_timing
 
 #: Record fields left out of the comparison (they differ between two plays of the same match).
@@ -81,9 +82,8 @@ def likely_causes(source: str) -> list[str]:
     seed, the clock and the system's entropy (at most three phrases). Empty when nothing is found or
     the source does not parse.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):  # too deep for the parser, too
+    tree = parsed(source)
+    if tree is None:
         return []
     numpy_names = {"numpy"}
     for node in ast.walk(tree):

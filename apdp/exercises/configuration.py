@@ -74,7 +74,10 @@ EXERCISES: tuple[Exercise, ...] = ("reactive", "deliberative", "centralized")
 
 #: The slowest and fastest vehicle apdp plays (km/h): the round's clock steps by the simulated hour,
 #: so a vehicle at 0.001 km/h took the referee minutes over one road.
-MIN_SPEED, MAX_SPEED = 1.0, 1e6
+MIN_SPEED, MAX_SPEED = 10.0, 1e6
+#: The largest network an exercise plays (the course's have at most 30 cities; the platform's
+#: shortest paths are worked out for every pair, in cubic time) and its longest road (km).
+MAX_CITIES, MAX_ROAD_KM = 300, 50_000.0
 
 #: The platform's time limits when the settings name none (ms).
 DEFAULT_TIMEOUT_MS = 30_000
@@ -150,6 +153,19 @@ class SameTasks:
         return isinstance(other, SameTasks) and self.key == other.key
 
 
+def playable(network: Topology, where: str) -> LogistTopology:
+    """``network`` as the platform holds it, when an exercise can be played on it in reasonable time
+    (:data:`MAX_CITIES`, :data:`MAX_ROAD_KM`); ScenarioError naming the file otherwise."""
+    if len(network.cities) > MAX_CITIES:
+        raise ScenarioError(f"{where}: {network.name} has {len(network.cities)} cities; an exercise plays "
+                            f"networks of at most {MAX_CITIES}")
+    longest = max((r.distance for r in network.roads), default=0.0)
+    if longest > MAX_ROAD_KM:
+        raise ScenarioError(f"{where}: {network.name} has a road of {longest:g} km; an exercise plays roads of at "
+                            f"most {MAX_ROAD_KM:g} km (its clock steps by the simulated hour)")
+    return LogistTopology.of(network)
+
+
 def read_exercise(path: str | Path) -> ExerciseConfiguration:
     """Read a course configuration (``config/reactive.xml``, ...) or its TOML form (``.toml``); a
     broken one raises LogistFileError (XML) or ScenarioError (TOML), in one line."""
@@ -177,7 +193,7 @@ def read_exercise(path: str | Path) -> ExerciseConfiguration:
     timeouts = {key: round(seconds[key] * 1000) if key in seconds else DEFAULT_TIMEOUT_MS for key in ("setup", "plan")}
     mode = root.get("mode")
     exercise = next((e for e in EXERCISES if e == mode), None)
-    return ExerciseConfiguration(where, network, LogistTopology.of(network), number, laws, companies, timeouts,
+    return ExerciseConfiguration(where, network, playable(network, where), number, laws, companies, timeouts,
                                  exercise)
 
 
@@ -277,5 +293,5 @@ def read_exercise_toml(path: Path) -> ExerciseConfiguration:
         companies.append(CompanySpec(c.name, tuple(VehicleSpec(v.name, v.home, v.capacity, v.cost_per_km,
                                                                road_units(v.speed)) for v in c.vehicles)))
     timeouts = {"setup": round(spec.timeouts.setup * 1000), "plan": round(spec.timeouts.plan * 1000)}
-    return ExerciseConfiguration(str(path), network, LogistTopology.of(network), spec.tasks, laws, tuple(companies),
+    return ExerciseConfiguration(str(path), network, playable(network, str(path)), spec.tasks, laws, tuple(companies),
                                  timeouts, spec.exercise, spec.agents)

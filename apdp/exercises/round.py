@@ -70,6 +70,15 @@ class ReactiveEnd:
         return self.acts is None or acts_so_far < self.acts
 
 
+class TooManyEvents(Exception):
+    """The round went past its event limit (a replay of answers that make more events than their
+    record says: a crafted record, stopped before it takes all memory)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the round has more than {limit} events")
+        self.limit = limit
+
+
 class Seat(Protocol):
     """The platform's side of one agent (``VehicleController``)."""
 
@@ -127,7 +136,7 @@ class Round:
     """A round of ``configuration`` with one seat per agent, named ``names`` (agent i runs company i)."""
 
     def __init__(self, configuration: ExerciseConfiguration, seats: Sequence[Seat], names: Sequence[str],
-                 *, end: ReactiveEnd | None = None) -> None:
+                 *, end: ReactiveEnd | None = None, event_limit: int | None = None) -> None:
         if len(seats) != len(names):
             raise ValueError("one name per seat")
         if len(seats) > len(configuration.companies):
@@ -147,6 +156,8 @@ class Round:
             self.agents.append(AgentState(name, a, vehicles))
             self.vehicles.extend(vehicles)
         self.events: list[Event] = []
+        #: The most events the round may have (a replay's: its record's number); past it, TooManyEvents.
+        self.event_limit = event_limit
         self.stuck_actions: list[Stuck] = []
         #: Act calls made so far over all reactive agents.
         self.acts = 0
@@ -184,6 +195,8 @@ class Round:
             target = vehicle.accept(action, self.topology)
             if target is not None:
                 self.events.append(Event(len(self.events), time, vehicle.name, action, v))
+                if self.event_limit is not None and len(self.events) > self.event_limit:
+                    raise TooManyEvents(self.event_limit)
                 return target
             seat.stuck(vehicle, action, time)
 

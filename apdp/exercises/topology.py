@@ -25,7 +25,11 @@ NO_ROUTE = (2**63 - 1) // 2
 
 def route_set_order(routes: Sequence[tuple[int, int]]) -> list[int]:
     """The positions of ``routes`` (city ids ``(from, to)``, file order) in the iteration order of
-    the platform's ``HashSet<Route>`` (hash ``from ^ to``)."""
+    the platform's ``HashSet<Route>`` (hash ``from ^ to``).
+
+    A bucket of more than 8 routes in a table of 64 or more becomes a tree on the platform, whose
+    order breaks ties by identity hash codes: arbitrary, run to run. apdp keeps such a bucket in
+    file order (a network where it happens, a chain of 22 cities say, plays the same every time)."""
     capacity = 16
     buckets: dict[int, list[int]] = {}
 
@@ -38,9 +42,7 @@ def route_set_order(routes: Sequence[tuple[int, int]]) -> list[int]:
     for k, route in enumerate(routes):
         bucket = buckets.setdefault(_hash(route) & (capacity - 1), [])
         bucket.append(k)
-        if len(bucket) > 8:  # HashMap.treeifyBin: a small table grows instead
-            if capacity >= 64:
-                raise NotImplementedError("a HashSet bucket of more than 8 routes in a table of 64 or more")
+        if len(bucket) > 8 and capacity < 64:  # HashMap.treeifyBin: a small table grows instead
             capacity *= 2
             rehash(capacity)
         if k + 1 > capacity * 3 // 4:

@@ -55,6 +55,10 @@ class LogistLaw(Law):
     policy: Policy = "none"
 
 
+#: The largest reward or weight a law may give (100,000 tasks of it stay within a Java long).
+MOST_VALUE = 1e12
+
+
 class LogistTasks(BaseModel):
     """The ``<tasks>`` of a Logist configuration, less their number (the scenario's ``tasks``)."""
 
@@ -86,6 +90,9 @@ class LogistTasks(BaseModel):
             raise ValueError("reward: values must be >= 0")
         if self.weight.min < 1:
             raise ValueError("weight: values must be >= 1 (weights are truncated to whole numbers > 0)")
+        for what, law in (("reward", self.reward), ("weight", self.weight)):
+            if law.max > MOST_VALUE:
+                raise ValueError(f"{what}: values must be at most {MOST_VALUE:g} (a round's totals are Java longs)")
         return self
 
 

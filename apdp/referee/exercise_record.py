@@ -21,6 +21,9 @@ from apdp.referee.exercise_seat import Answer
 
 #: The format's name, in every record.
 EXERCISE_FORMAT = "apdp-exercise-record/1"
+#: The most events (and answers) a record may hold: a round's record keeps to ``limits.record_kb``,
+#: and replaying a record's answers, each of which may become many events, must stay bounded.
+MAX_EVENTS = 2_000_000
 #: The version of what the record holds: 2 adds the round's seed and draws (schema 1 records were
 #: all played on the platform's own draw).
 EXERCISE_SCHEMA = 2
@@ -263,8 +266,11 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
         cities = tuple(_text(c, "a city") for c in data.get("cities") or ())
         agents = tuple(_text(a, "an agent's name") for a in data["agents"])
         answers = data["answers"]
-        if not isinstance(answers, list) or len(answers) != len(agents):
+        if not isinstance(answers, list) or len(answers) != len(agents) or not all(
+                isinstance(a, list) for a in answers):
             raise ExerciseRecordError("its answers are not one list per agent")
+        if sum(len(a) for a in answers) > MAX_EVENTS:
+            raise ExerciseRecordError(f"it holds more than {MAX_EVENTS:,} answers (no round of apdp's has as many)")
         outputs = tuple(_text(o, "an agent's output") for o in data["outputs"])
         if len(outputs) != len(agents):
             raise ExerciseRecordError("its outputs are not one per agent")
@@ -272,7 +278,7 @@ def exercise_record_from_json(data: object) -> ExerciseRecord:
         return ExerciseRecord(
             _text(data["exercise"], "its exercise"), _text(data["scenario"], "its scenario"), agents, hours, acts,
             tuple(tuple(_answer(a, cities) for a in agent) for agent in answers),
-            _whole(data["events"], "its number of events", 0, 2**62),
+            _whole(data["events"], "its number of events", 0, MAX_EVENTS),
             tuple(_statistics(s, len(agents)) for s in data["statistics"]), _fault(data["fault"], len(agents)),
             outputs, _number(data["seconds"], "its seconds", 0.0, 1e9),
             _optional_text(data.get("referee_error"), "its referee error"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -40,6 +41,7 @@ from apdp.exercises.configuration import ExerciseConfiguration, read_exercise
 from apdp.exercises.round import ReactiveEnd
 from apdp.exercises.scores import discriminating_instances, score_centralized, score_reactive
 from apdp.exercises.scores.instances import variant
+from apdp.files import open_to_append
 from apdp.reading import ReadRefused, read_regular
 from apdp.secret import user_secret
 
@@ -69,6 +71,13 @@ class FieldSpec:
     tasks: int | None = None
     timeouts: dict[str, float] = field(default_factory=dict)
     end: ReactiveEnd = field(default_factory=ReactiveEnd)
+
+    def fingerprint(self) -> str:
+        """What makes two fields' rounds of one key the same round, as a short digest: the exercise,
+        the number of tasks, the time limits and the reactive end (a resume under other settings
+        plays its rounds anew instead of taking another field's)."""
+        settings = [self.exercise, self.tasks, sorted(self.timeouts.items()), self.end.hours, self.end.acts]
+        return hashlib.sha256(json.dumps(settings).encode()).hexdigest()[:16]
 
     def configuration(self, network: str, seed: int | None) -> ExerciseConfiguration:
         """The configuration of one round."""
@@ -101,12 +110,18 @@ def _score(spec: FieldSpec, configuration: ExerciseConfiguration, record: Any) -
     if spec.exercise == "deliberative":
         (plans,) = deliberative_scores(record, configuration)
         return {"all_optimal": plans.all_optimal, "excess": plans.plans[0].excess if plans.plans else 0.0,
-                "cost": plans.plan_cost, "optimal_cost": plans.optimal_cost, "seconds": plans.seconds,
-                "nodes": plans.nodes, "plans": len(plans.plans), "plan_cpu": _plan_cpu(record)}
+                "cost": plans.plan_cost, "optimal_cost": plans.optimal_cost, "seconds": _printed(plans.seconds),
+                "nodes": _printed(plans.nodes), "plans": len(plans.plans), "plan_cpu": _plan_cpu(record)}
     (outcome,) = outcomes_of_record(record, configuration)
     central = score_centralized(configuration, outcome)
     return {**central.to_json(), "cost_vs_template": central.cost_vs_template,
             "cost_vs_planner": central.cost_vs_planner}
+
+
+def _printed(value: float | None) -> float | None:
+    """A figure the agent printed (or a sum of them), as an entry keeps it: within the figures a field
+    writes, or None."""
+    return None if value is None or not math.isfinite(value) or abs(value) >= MOST_FIGURE else value
 
 
 def _plan_cpu(record: Any) -> float | None:
@@ -170,7 +185,7 @@ def round_configuration(spec: FieldSpec, key: dict[str, Any]) -> ExerciseConfigu
 
 
 def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
-    return entry.get("agent"), entry.get("network"), entry.get("seed"), entry.get("instance")
+    return entry.get("agent"), entry.get("network"), entry.get("seed"), entry.get("instance"), entry.get("field")
 
 
 def read_entries(folder: Path) -> list[dict[str, Any]]:
@@ -216,19 +231,20 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
         if played is not None and now is not None and played != now:
             raise UserError(f"agent {entry['agent']!r}: its file changed since its rounds in {folder} were played "
                             "(give another --out, or take its lines out of " + ENTRIES + ")")
-    missing = [(source, {"agent": source.name, **key, "path": str(source.path), "sha256": hashes[source.name],
+    field_ = spec.fingerprint()
+    wanted = [(source, {"agent": source.name, **key, "field": field_}) for key in _rounds(spec) for source in sources]
+    missing = [(source, {**key, "path": str(source.path), "sha256": hashes[source.name],
                          "borrowed": borrowed[source.name]})
-               for key in _rounds(spec) for source in sources
-               if _key({"agent": source.name, **key}) not in stored]
-    with (folder / ENTRIES).open("a", encoding="utf-8") as out:
+               for source, key in wanted if _key(key) not in stored]
+    with open_to_append(folder / ENTRIES) as out:
         for entry in _played(spec, missing, secret, registry, jobs):
             out.write(json.dumps(entry) + "\n")
             out.flush()
             stored[_key(entry)] = entry
             say(f"{entry['agent']} on {entry['network']} {_where(entry)}: {entry['fault'] or 'scored'}")
-    say(f"{len(missing)} round(s) played now, {len(stored) - len(missing)} stored")
-    names = {s.name for s in sources}
-    return sorted((e for e in stored.values() if e.get("agent") in names), key=_order)
+    say(f"{len(missing)} round(s) played now, {len(wanted) - len(missing)} stored")
+    # this field's rounds only: a folder may hold others' (other seeds, networks, settings)
+    return sorted((stored[_key(key)] for _, key in wanted), key=_order)
 
 
 def _order(entry: dict[str, Any]) -> tuple[str, ...]:
@@ -299,9 +315,11 @@ def summary_rows(exercise: str, entries: Sequence[dict[str, Any]]) -> list[dict[
     for entry in entries:
         by_agent.setdefault(str(entry["agent"]), []).append(entry)
     rows = [agent_row(exercise, name, mine) for name, mine in by_agent.items()]
-    rows.sort(key=lambda r: rank_key(exercise, r))
-    for rank, row in enumerate(rows, 1):
-        row["rank"] = rank
+    rows.sort(key=lambda r: (rank_key(exercise, r), r["agent"]))
+    for place, row in enumerate(rows, 1):  # equal scores share a rank (1, 1, 3): no name wins a tie
+        before = rows[place - 2] if place > 1 else None
+        same = before is not None and rank_key(exercise, before) == rank_key(exercise, row)
+        row["rank"] = before["rank"] if same and before is not None else place
     return rows
 
 
@@ -322,7 +340,10 @@ def agent_row(exercise: str, name: str, entries: Sequence[dict[str, Any]]) -> di
         row.update(optimal=sum(1 for s in scores if s.get("all_optimal") is True),
                    excess=mean_of([s.get("excess") for s in scores]),
                    instances=len(instances), optimal_instances=optimal_on,
-                   admissible=bool(instances) and optimal_on == len(instances),
+                   # an admissible search is optimal everywhere: on the instances, which an agent might
+                   # recognise, and on every round
+                   admissible=bool(instances) and optimal_on == len(instances) and all(
+                       s.get("all_optimal") is True for s in scores) and len(scores) == len(rounds),
                    seconds=mean_of([s.get("seconds") for s in scores]), nodes=mean_of([s.get("nodes") for s in scores]),
                    plan_cpu=mean_of([s.get("plan_cpu") for s in scores]))
     else:

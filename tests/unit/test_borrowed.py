@@ -3,6 +3,8 @@ exact search, imported, was ranked first and admissible)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from apdp.check.borrowed import borrowed_solvers
 from apdp.tournament.exercise_field import summary_rows
 
@@ -30,3 +32,26 @@ def test_a_field_ranks_an_agent_that_borrows_behind_one_that_does_not() -> None:
 
     rows = summary_rows("reactive", [entry("own", 0.8, []), entry("copy", 1.0, ["apdp.exercises.reactive_mdp"])])
     assert [(r["agent"], r["borrows"]) for r in rows] == [("own", False), ("copy", True)]
+
+
+def test_a_computed_import_or_a_source_too_large_to_read_counts_as_borrowing() -> None:
+    from apdp.check.borrowed import COMPUTED, UNREAD
+
+    sneaky = 'import importlib\nsolver = importlib.import_module("apdp" + ".exercises.optimal_plan")\n'
+    assert borrowed_solvers(sneaky) == [COMPUTED]
+    assert borrowed_solvers("x = __import__(name)\n") == [COMPUTED]
+    assert borrowed_solvers("_X = [" + "0," * 600_000 + "]\n") == [UNREAD]
+
+
+def test_a_source_too_large_is_not_parsed_in_apdp_s_process(tmp_path: Path) -> None:
+    # a 16 MiB list literal took the referee 8 GB and 40 s to parse for its kind
+    from apdp.agents.exercise_kind import python_kind
+    from apdp.check.borrowed import UNREAD, borrowed_by
+
+    big = tmp_path / "big.py"
+    big.write_text("from apdp import ReactiveAgent\n_X = [" + "0," * 1_000_000 + "]\n"
+                   "class Big(ReactiveAgent):\n    pass\n", encoding="utf-8")
+    assert python_kind(big) is None and borrowed_by(big) == [UNREAD]
+    small = tmp_path / "small.py"
+    small.write_text("from apdp import ReactiveAgent\nclass Small(ReactiveAgent):\n    pass\n", encoding="utf-8")
+    assert python_kind(small) == "reactive" and borrowed_by(small) == []
