@@ -186,7 +186,8 @@ def verify_exercise_file(file: Path, data: object) -> None:
         typer.echo(f"error: {file}: {exc}", err=True)
         raise typer.Exit(2) from None
     say_verdict(file, verify_exercise_record(record),
-                f"{record.exercise} exercise, {record.events} events, {len(record.agents)} agents")
+                f"{record.exercise} exercise, {record.events} events, {len(record.agents)} "
+                f"agent{'s' if len(record.agents) != 1 else ''}")
 
 
 def replay_exercise_file(file: Path, data: object, out: Path) -> None:
