@@ -1,25 +1,32 @@
 """An agent's Python source, looked at (never run) in apdp's own process: its kind, what it imports,
 why it is not reproducible. A syntax tree takes hundreds of times its source's size (a 16 MiB list
-literal took 8 GB outside any sandbox), so only a source of at most :data:`MAX_PARSED_BYTES` is
-parsed; a larger one is not looked at, and each caller says what that means for it.
+literal took 8 GB outside any sandbox, a 1 MiB file of one-letter lines 0.9 GB and 4 s), so only a
+source of at most :data:`MAX_PARSED_BYTES` is parsed; a larger one is read by line patterns
+(:func:`class_bases`), in time and memory of its size.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from apdp.reading import ReadRefused, read_regular
 
-#: The largest source parsed here (the course's agents take a few KiB; a generated one, tens).
-MAX_PARSED_BYTES = 1 << 20
+#: The largest source parsed into a syntax tree here (the course's agents take a few KiB; a
+#: generated one, tens).
+MAX_PARSED_BYTES = 64 << 10
+#: The largest source read at all (a one-file agent's cap).
+MAX_READ_BYTES = 16 << 20
+
+_CLASS = re.compile(r"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.M)
 
 
 def read_source(file: Path) -> str | None:
     """The text of the Python file ``file`` when it is a regular file of at most
-    :data:`MAX_PARSED_BYTES`; None otherwise (larger, unreadable, not a regular file)."""
+    :data:`MAX_READ_BYTES`; None otherwise (larger, unreadable, not a regular file)."""
     try:
-        return read_regular(file, MAX_PARSED_BYTES).decode("utf-8", "replace")
+        return read_regular(file, MAX_READ_BYTES).decode("utf-8", "replace")
     except ReadRefused:
         return None
 
@@ -33,3 +40,15 @@ def parsed(source: str) -> ast.Module | None:
         return ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
+
+
+def class_bases(source: str) -> list[str]:
+    """The last name of each base of each class statement of ``source`` (``apdp.ReactiveAgent``:
+    ``ReactiveAgent``), read by line pattern: a class written on one line, in any source's size."""
+    bases = []
+    for match in _CLASS.finditer(source):
+        for base in match.group(1).split(","):
+            name = base.strip().split("=")[-1].strip().rsplit(".", 1)[-1]
+            if name.isidentifier():
+                bases.append(name)
+    return bases

@@ -2,20 +2,20 @@
 exact search, value iteration, the planner, the scores), which an agent that borrows them does not
 solve the exercise itself.
 
-Read from the agent's source (every ``.py`` file of a folder agent): its ``import`` statements,
-module names in strings, and imports whose module is computed (``importlib.import_module("apdp" +
-...)``, ``__import__``), which apdp cannot read and so counts as borrowing. A source too large to
-look at (:data:`apdp.agents.source.MAX_PARSED_BYTES`) counts too. The check of a generated agent
-counts a borrowed solver as a problem, and a field marks the agent. It reads what an agent's source
-says, it does not confine it: apdp's modules stay importable, as the agent API is.
+Read from the agent's source (every ``.py`` file of a folder agent) by line patterns, in time and
+memory of its size: its ``import`` and ``from ... import`` lines, module names in strings, and
+imports whose module is computed (``importlib.import_module("apdp" + ...)``, ``__import__(name)``),
+which apdp cannot read and so counts as borrowing, as a source too large to read. The check of a
+generated agent counts a borrowed solver as a problem, and a field marks the agent. It reads what an
+agent's source says, it does not confine it: apdp's modules stay importable, as the agent API is.
 """
 
 from __future__ import annotations
 
-import ast
+import re
 from pathlib import Path
 
-from apdp.agents.source import MAX_PARSED_BYTES, parsed, read_source
+from apdp.agents.source import read_source
 
 #: apdp's modules that solve an exercise or score it (and everything under them).
 SOLVERS = ("apdp.exercises", "apdp.baselines", "apdp.check", "apdp.tournament", "apdp.analysis")
@@ -24,6 +24,8 @@ SOLVERS = ("apdp.exercises", "apdp.baselines", "apdp.check", "apdp.tournament", 
 ALLOWED = ("apdp.exercises.topology", "apdp.exercises.naive_plan")
 #: How a computed import, and a source too large to read, are named in the list.
 COMPUTED, UNREAD = "an import apdp cannot read (its module is computed)", "a source too large to check"
+#: The packages ALLOWED's modules are in.
+_PACKAGES = {a.rsplit(".", 1)[0] for a in ALLOWED}
 #: The most files of a folder agent looked at.
 MOST_FILES = 64
 
@@ -33,39 +35,28 @@ def _solver(name: str) -> bool:
         name == a or name.startswith(a + ".") for a in ALLOWED)
 
 
-def _computed(node: ast.AST) -> bool:
-    """Whether ``node`` imports a module whose name is not written out (a call of
-    ``import_module``/``__import__`` whose first argument is not a string literal)."""
-    if not isinstance(node, ast.Call) or not node.args:
-        return False
-    function = node.func
-    name = function.id if isinstance(function, ast.Name) else function.attr if isinstance(
-        function, ast.Attribute) else None
-    return name in ("import_module", "__import__") and not (
-        isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+_FROM = re.compile(r"^[ \t]*from[ \t]+(apdp(?:\.\w+)*)[ \t]+import[ \t]+\(?([\w \t,]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w. \t,]+)", re.M)
+_NAMED = re.compile(r"""['"](apdp\.[\w.]+)['"]""")
+_COMPUTED = re.compile(r"""\b(?:import_module|__import__)[ \t]*\((?![ \t]*(?:'[^'\n]*'|"[^"\n]*")[ \t]*[,)])""")
 
 
 def borrowed_solvers(source: str) -> list[str]:
-    """The solver modules ``source`` (an agent's Python) imports, in order, each once (and
-    :data:`COMPUTED` for a computed import); empty for source that does not parse (its check says so
-    elsewhere), :data:`UNREAD` for one too large to parse here."""
-    tree = parsed(source)
-    if tree is None:
-        return [UNREAD] if len(source) > MAX_PARSED_BYTES else []
-    found: list[str] = []
-    for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("apdp."):
-            names = [node.value]
-        if _computed(node) and COMPUTED not in found:
-            found.append(COMPUTED)
-        for name in names:
-            if _solver(name) and name not in found and not any(name.startswith(f + ".") for f in found):
-                found.append(name)
+    """The solver modules ``source`` (an agent's Python) imports, in the order of the kinds of
+    mention (imports, then module names in strings), each once, and :data:`COMPUTED` for a computed
+    import."""
+    names: list[str] = []
+    for match in _FROM.finditer(source):
+        module, imported = match.group(1), [n.split()[0] for n in match.group(2).split(",") if n.split()]
+        # from a package that holds allowed modules, what is imported names the module
+        names += [f"{module}.{n}" for n in imported] if module in _PACKAGES and imported else [module]
+    for match in _IMPORT.finditer(source):
+        names += [part.split()[0] for part in match.group(1).split(",") if part.split()]
+    names += _NAMED.findall(source)
+    found: list[str] = [COMPUTED] if _COMPUTED.search(source) else []
+    for name in names:
+        if _solver(name) and name not in found and not any(name.startswith(f + ".") for f in found):
+            found.append(name)
     return found
 
 

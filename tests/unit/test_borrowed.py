@@ -34,24 +34,25 @@ def test_a_field_ranks_an_agent_that_borrows_behind_one_that_does_not() -> None:
     assert [(r["agent"], r["borrows"]) for r in rows] == [("own", False), ("copy", True)]
 
 
-def test_a_computed_import_or_a_source_too_large_to_read_counts_as_borrowing() -> None:
-    from apdp.check.borrowed import COMPUTED, UNREAD
+def test_a_computed_import_counts_as_borrowing_and_the_course_s_helpers_do_not() -> None:
+    from apdp.check.borrowed import COMPUTED
 
     sneaky = 'import importlib\nsolver = importlib.import_module("apdp" + ".exercises.optimal_plan")\n'
     assert borrowed_solvers(sneaky) == [COMPUTED]
     assert borrowed_solvers("x = __import__(name)\n") == [COMPUTED]
-    assert borrowed_solvers("_X = [" + "0," * 600_000 + "]\n") == [UNREAD]
+    assert borrowed_solvers("from apdp.exercises import topology, optimal_plan\n") == ["apdp.exercises.optimal_plan"]
+    assert borrowed_solvers("from apdp.exercises import naive_plan\nimport apdp.exercises.topology\n") == []
 
 
 def test_a_source_too_large_is_not_parsed_in_apdp_s_process(tmp_path: Path) -> None:
-    # a 16 MiB list literal took the referee 8 GB and 40 s to parse for its kind
+    # a 16 MiB list literal took the referee 8 GB and 40 s to parse for its kind, 1 MiB of one-letter lines 0.9 GB
     from apdp.agents.exercise_kind import python_kind
-    from apdp.check.borrowed import UNREAD, borrowed_by
+    from apdp.check.borrowed import borrowed_by
 
     big = tmp_path / "big.py"
     big.write_text("from apdp import ReactiveAgent\n_X = [" + "0," * 1_000_000 + "]\n"
                    "class Big(ReactiveAgent):\n    pass\n", encoding="utf-8")
-    assert python_kind(big) is None and borrowed_by(big) == [UNREAD]
+    assert python_kind(big) == "reactive" and borrowed_by(big) == []  # read by its lines, not parsed
     small = tmp_path / "small.py"
     small.write_text("from apdp import ReactiveAgent\nclass Small(ReactiveAgent):\n    pass\n", encoding="utf-8")
     assert python_kind(small) == "reactive" and borrowed_by(small) == []
