@@ -1,6 +1,7 @@
 """What the tests' fake models write for the course's other exercises: deliberative A* agents with an
 admissible heuristic (the farthest task still to do) and with an inadmissible one (every task's legs
-added up), as models wrote them in the study's section 5.1."""
+added up), as models wrote them in the study's section 5.1; and a centralized agent that spreads its tasks
+over its fleet."""
 
 from __future__ import annotations
 
@@ -73,3 +74,24 @@ INADMISSIBLE = ASTAR.replace("class AStar", "class SumAStar").replace("HEURISTIC
         for k in waiting:
             legs += d(city, tasks[k].pickup) + d(tasks[k].pickup, tasks[k].delivery)
         return legs + sum(d(city, tasks[k].delivery) for k in carried)""")
+
+#: A centralized agent that spreads its tasks over its fleet: each task on the next vehicle that can
+#: carry it, one task at a time (more vehicles, and mostly more km, than the course's template).
+SPREAD = '''
+from apdp import CentralizedAgent, Deliver, Move, Pickup
+
+
+class Spread(CentralizedAgent):
+    """Each task on the next vehicle that can carry it, one task at a time."""
+
+    def plan(self, vehicles, tasks):
+        plans = [[] for _ in vehicles]
+        at = [v.home for v in vehicles]
+        for n, task in enumerate(tasks):
+            i = next(k for k in [*range(n % len(vehicles), len(vehicles)), *range(len(vehicles))]
+                     if vehicles[k].capacity >= task.weight)
+            plans[i] += [Move(c) for c in self.topology.path(at[i], task.pickup)[1:]] + [Pickup(task.id)]
+            plans[i] += [Move(c) for c in self.topology.path(task.pickup, task.delivery)[1:]] + [Deliver(task.id)]
+            at[i] = task.delivery
+        return plans
+'''

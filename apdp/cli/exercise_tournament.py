@@ -17,7 +17,8 @@ def exercise_tournament(exercise: str, topology: str | None, agents: list[str] |
                         jobs: int = 1) -> None:
     """Play and rank the field, ``jobs`` rounds at once; see the module docstring."""
     from apdp.check.exercise_check import COURSE_NETWORK, checked_exercise
-    from apdp.tournament.exercise_field import FieldSpec, ranking_text, run_field, summary_rows
+    from apdp.tournament.exercise_field import FieldSpec, run_field
+    from apdp.tournament.exercise_table import ranking_text, summary_rows
 
     kind = checked_exercise(exercise.lower())
     if not agents:

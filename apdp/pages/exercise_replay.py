@@ -27,7 +27,7 @@ from apdp.exercises.round import Round
 from apdp.files import write_atomically
 from apdp.game.plan import Deliver, Move
 from apdp.logist.money import java_round
-from apdp.pages.html import page
+from apdp.pages.html import page, stage
 from apdp.pages.replay import labels
 from apdp.referee.exercise_record import ExerciseRecord
 
@@ -212,25 +212,14 @@ def exercise_replay_data(record: ExerciseRecord, replayed: Replayed) -> dict[str
     }
 
 
-_BODY = """\
-<header><h1 id="title"></h1><p id="subtitle"></p></header>
-<main>
-<section id="stage">
-  <svg id="map" role="img" aria-label="map of the network"></svg>
-  <div id="controls">
-    <button id="first" title="to the start (Home)">|&#x25C0;</button>
-    <button id="prev" title="one event back (&#x2190;)">&#x25C1;</button>
-    <button id="play" title="play or pause (space)">&#x25B6;</button>
-    <button id="next" title="one event on (&#x2192;)">&#x25B7;</button>
-    <button id="last" title="to the end (End)">&#x25B6;|</button>
+#: How many events a step of the play button covers.
+_SPEED = """
     <select id="speed" aria-label="events per step" title="events per step when playing">
       <option value="1">1 / step</option><option value="10">10 / step</option>
       <option value="100">100 / step</option><option value="1000">1000 / step</option>
-    </select>
-    <input id="slider" type="range" min="0" value="0" aria-label="event">
-    <span id="position"></span>
-  </div>
-</section>
+    </select>"""
+
+_BODY = stage("event", _SPEED) + """\
 <aside id="panel">
   <h2>Agents</h2><table id="standing"></table>
   <h2>Vehicles</h2><div class="scroll"><table id="vehicles"></table></div>

@@ -52,3 +52,24 @@ def page(title: str, body: str, data: Any, styles: tuple[str, ...], scripts: tup
         f'<script type="application/json" id="{DATA_ID}">{embed_json(data)}</script>\n'
         f"<script>\n{js}\n</script>\n</body>\n</html>\n"
     )
+
+
+def stage(unit: str, extra: str = "") -> str:
+    """A replay's header and its stage (trusted markup): the map, the buttons through the timeline,
+    one ``unit`` (a step, an event) at a time, ``extra`` controls before the slider, and the position."""
+    return f"""\
+<header><h1 id="title"></h1><p id="subtitle"></p></header>
+<main>
+<section id="stage">
+  <svg id="map" role="img" aria-label="map of the network"></svg>
+  <div id="controls">
+    <button id="first" title="to the start (Home)">|&#x25C0;</button>
+    <button id="prev" title="one {unit} back (&#x2190;)">&#x25C1;</button>
+    <button id="play" title="play or pause (space)">&#x25B6;</button>
+    <button id="next" title="one {unit} on (&#x2192;)">&#x25B7;</button>
+    <button id="last" title="to the end (End)">&#x25B6;|</button>{extra}
+    <input id="slider" type="range" min="0" value="0" aria-label="{unit}">
+    <span id="position"></span>
+  </div>
+</section>
+"""

@@ -19,7 +19,7 @@ from apdp.check.verify import read_record
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.game.topology import Topology
-from apdp.pages.html import page
+from apdp.pages.html import page, stage
 from apdp.referee.record import record_topology
 from apdp.referee.record_format import MatchRecord
 
@@ -147,21 +147,7 @@ def _replayable(record: MatchRecord | Mapping[str, Any], source: str) -> MatchRe
         raise ReplayError(f"{source}: cannot replay it, the record is incomplete ({where}: {first['msg']})") from None
 
 
-_BODY = """\
-<header><h1 id="title"></h1><p id="subtitle"></p></header>
-<main>
-<section id="stage">
-  <svg id="map" role="img" aria-label="map of the network"></svg>
-  <div id="controls">
-    <button id="first" title="to the start (Home)">|&#x25C0;</button>
-    <button id="prev" title="one step back (&#x2190;)">&#x25C1;</button>
-    <button id="play" title="play or pause (space)">&#x25B6;</button>
-    <button id="next" title="one step on (&#x2192;)">&#x25B7;</button>
-    <button id="last" title="to the end (End)">&#x25B6;|</button>
-    <input id="slider" type="range" min="0" value="0" aria-label="step">
-    <span id="position"></span>
-  </div>
-</section>
+_BODY = stage("step") + """\
 <aside id="panel">
   <h2>Companies</h2><table id="standing"></table>
   <h2 id="now-title"></h2><div id="now"></div>

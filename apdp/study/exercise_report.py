@@ -23,7 +23,8 @@ from tabulate import tabulate
 from apdp.files import write_atomically
 from apdp.study.funnel import funnel_csv, funnel_text
 from apdp.study.manifest import Manifest
-from apdp.tournament.exercise_field import FieldSpec, mean_of, ranking_text, run_field, summary_rows
+from apdp.tournament.exercise_field import FieldSpec, run_field
+from apdp.tournament.exercise_table import mean_of, ranking_text, summary_rows
 
 #: The folder of the exercise's entries inside the study's folder.
 EXERCISE_RESULTS = "exercise"

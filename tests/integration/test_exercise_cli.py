@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.command import apdp
+from tests.exercise_replies import SPREAD
 from tests.exercise_runs import CONFIG
 from tests.paths import ROOT
 
@@ -107,31 +108,6 @@ def test_a_bad_end_is_one_line(tmp_path: Path, args: list[str], says: str) -> No
     done = apdp(*args, cwd=tmp_path)
     assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
-
-
-SPREAD = '''
-from apdp import CentralizedAgent, Deliver, Move, Pickup
-
-
-class Spread(CentralizedAgent):
-    """Each task on the next vehicle in turn, one after the other: more vehicles, more driving."""
-
-    def plan(self, vehicles, tasks):
-        plans = [[] for _ in vehicles]
-        at = [v.home for v in vehicles]
-        for n, task in enumerate(tasks):
-            i = n % len(vehicles)
-            if task.weight > vehicles[i].capacity:
-                i = max(range(len(vehicles)), key=lambda k: vehicles[k].capacity)
-            for city in self.topology.path(at[i], task.pickup)[1:]:
-                plans[i].append(Move(city))
-            plans[i].append(Pickup(task.id))
-            for city in self.topology.path(task.pickup, task.delivery)[1:]:
-                plans[i].append(Move(city))
-            plans[i].append(Deliver(task.id))
-            at[i] = task.delivery
-        return plans
-'''
 
 
 def test_an_exercise_tournament_ranks_by_its_score_and_resumes(tmp_path: Path) -> None:

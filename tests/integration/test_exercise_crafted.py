@@ -15,7 +15,8 @@ import pytest
 from apdp.bundled import BUNDLED_SCENARIOS
 from apdp.errors import UserError
 from apdp.exercises.round import ReactiveEnd
-from apdp.tournament.exercise_field import ENTRIES, SECRET, FieldSpec, run_field, summary_rows
+from apdp.tournament.exercise_field import ENTRIES, SECRET, FieldSpec, run_field
+from apdp.tournament.exercise_table import summary_rows
 from tests.command import apdp
 from tests.exercise_pages import played
 

@@ -12,7 +12,8 @@ import pytest
 from apdp.bundled import BUNDLED_AGENTS
 from apdp.check.exercise_score import reported_search
 from apdp.errors import UserError
-from apdp.tournament.exercise_field import ENTRIES, FieldSpec, read_entries, run_field, summary_rows
+from apdp.tournament.exercise_field import ENTRIES, FieldSpec, read_entries, run_field
+from apdp.tournament.exercise_table import summary_rows
 from tests.command import apdp
 from tests.exercise_pages import played
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.chat import ChatServer, serve_chat
 from tests.command import apdp
-from tests.exercise_replies import ADMISSIBLE, INADMISSIBLE
+from tests.exercise_replies import ADMISSIBLE, INADMISSIBLE, SPREAD
 from tests.replies import written
 
 
@@ -104,26 +104,6 @@ class Wanderer(ReactiveAgent):
     def act(self, vehicle, task):
         return Move(sorted(self.topology.neighbours(vehicle.city))[0])
 '''
-
-SPREAD = '''
-from apdp import CentralizedAgent, Deliver, Move, Pickup
-
-
-class Spread(CentralizedAgent):
-    """Each task on the next vehicle that can carry it, one task at a time."""
-
-    def plan(self, vehicles, tasks):
-        plans = [[] for _ in vehicles]
-        at = [v.home for v in vehicles]
-        for n, task in enumerate(tasks):
-            i = next(k for k in [*range(n % len(vehicles), len(vehicles)), *range(len(vehicles))]
-                     if vehicles[k].capacity >= task.weight)
-            plans[i] += [Move(c) for c in self.topology.path(at[i], task.pickup)[1:]] + [Pickup(task.id)]
-            plans[i] += [Move(c) for c in self.topology.path(task.pickup, task.delivery)[1:]] + [Deliver(task.id)]
-            at[i] = task.delivery
-        return plans
-'''
-
 
 @pytest.mark.parametrize(("exercise", "other", "score"), [
     ("reactive", WANDERER, "ratio"), ("centralized", SPREAD, "cost_vs_template")])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from apdp.check.borrowed import borrowed_solvers
-from apdp.tournament.exercise_field import summary_rows
+from apdp.tournament.exercise_table import summary_rows
 
 CHEAT = '''
 import importlib
