@@ -12,6 +12,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from apdp.game.company import Vehicle
 from apdp.game.task import Task
 from apdp.game.topology import Topology
@@ -302,3 +304,19 @@ def plans_from_json(data: object) -> list[VehiclePlan]:
 def plans_to_json(plans: Sequence[Sequence[Action]]) -> list[list[list[object]]]:
     """A company's plans in the record format."""
     return [[a.to_json() for a in plan] for plan in plans]
+
+
+def checked_action(action: object, where: str) -> Action | str:
+    """An agent's action as the game's (a task id of numpy's made an int), or what is wrong with it,
+    ``where`` naming the place (a vehicle's plan, an act's answer)."""
+    if isinstance(action, Move) and isinstance(action.city, str):
+        return action
+    if isinstance(action, Pickup | Deliver):
+        tid = action.task
+        name = type(action).__name__
+        if isinstance(tid, Task):
+            return f"{where}: {name} takes a task id; write {name}(task.id)"
+        if not isinstance(tid, int | np.integer) or isinstance(tid, bool):
+            return f"{where}: task id must be an int, got {tid!r:.40}"
+        return type(action)(int(tid))
+    return f"{where}: expected Move(city), Pickup(task.id) or Deliver(task.id), got {action!r:.60}"

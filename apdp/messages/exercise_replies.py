@@ -13,11 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-
 from apdp.game.exercise import ExerciseDistribution, ExerciseVehicle, PairLaw
-from apdp.game.plan import Action, Deliver, Move, Pickup, action_from_json
-from apdp.game.task import Task
+from apdp.game.plan import Action, action_from_json, checked_action
 from apdp.messages.strict import BadMessage, integer, keys, listing, mapping, number, text
 from apdp.messages.values import MAX_NAME, task_from_json
 
@@ -67,23 +64,9 @@ def decode_exercise_reply(obj: Mapping[str, Any], expected: ExerciseExpected) ->
     return RouteReply(tuple(_action(a, f"action {k} of the plan") for k, a in enumerate(actions)))
 
 
-def _checked(action: object, where: str) -> Action | str:
-    """An agent's action as the game's, or what is wrong with it."""
-    if isinstance(action, Move) and isinstance(action.city, str):
-        return action
-    if isinstance(action, Pickup | Deliver):
-        tid, name = action.task, type(action).__name__
-        if isinstance(tid, Task):
-            return f"{where}: {name} takes a task id; write {name}(task.id)"
-        if not isinstance(tid, int | np.integer) or isinstance(tid, bool):
-            return f"{where}: task id must be an int, got {tid!r:.40}"
-        return type(action)(int(tid))
-    return f"{where}: expected Move(city), Pickup(task.id) or Deliver(task.id), got {action!r:.60}"
-
-
 def action_reply(value: object) -> ActionReply | str:
     """What a reactive agent's ``act`` returned, as a reply, or what is wrong with it."""
-    checked = _checked(value, "act()")
+    checked = checked_action(value, "act()")
     return checked if isinstance(checked, str) else ActionReply(checked)
 
 
@@ -93,7 +76,7 @@ def route_reply(value: object) -> RouteReply | str:
         return f"plan() must return a list of actions, got {type(value).__name__}"
     actions = []
     for k, action in enumerate(value):
-        checked = _checked(action, f"plan(), action {k}")
+        checked = checked_action(action, f"plan(), action {k}")
         if isinstance(checked, str):
             return checked
         actions.append(checked)

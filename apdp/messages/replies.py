@@ -20,8 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from apdp.game.auction import MAX_BID_TEXT, check_bid
-from apdp.game.plan import Action, Deliver, Move, Pickup, plans_from_json, plans_to_json
-from apdp.game.task import Task
+from apdp.game.plan import Action, checked_action, plans_from_json, plans_to_json
 from apdp.messages.exercise_replies import ActionReply, RouteReply, decode_exercise_reply
 from apdp.messages.sizes import READ_BUILD_OUTPUT, READ_MESSAGE, READ_TRACEBACK
 from apdp.messages.strict import BadMessage, integer, keys, parse_object, text
@@ -250,20 +249,6 @@ def bid_reply(value: object) -> BidReply | NotAValue:
     return NotAValue(f"a bid must be a number or None (abstain), got {type(value).__name__} {value!r:.60}")
 
 
-def _action(action: object, where: str) -> Action | str:
-    if isinstance(action, Move) and isinstance(action.city, str):
-        return action
-    if isinstance(action, Pickup | Deliver):
-        tid = action.task
-        name = type(action).__name__
-        if isinstance(tid, Task):
-            return f"{where}: {name} takes a task id; write {name}(task.id)"
-        if not isinstance(tid, int | np.integer) or isinstance(tid, bool):
-            return f"{where}: task id must be an int, got {tid!r:.40}"
-        return type(action)(int(tid))
-    return f"{where}: expected Move, Pickup or Deliver, got {action!r:.60}"
-
-
 def plans_reply(value: object) -> PlansReply | NotAValue:
     """What an agent's ``plan`` returned, as a reply: one list of actions per vehicle, or what is
     wrong with it."""
@@ -275,7 +260,7 @@ def plans_reply(value: object) -> PlansReply | NotAValue:
             return NotAValue(f"vehicle {v}: a plan must be a list of actions, got {type(plan).__name__}")
         actions = []
         for a, action in enumerate(plan):
-            checked = _action(action, f"vehicle {v}, action {a}")
+            checked = checked_action(action, f"vehicle {v}, action {a}")
             if isinstance(checked, str):
                 return NotAValue(checked)
             actions.append(checked)
