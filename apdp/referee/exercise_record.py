@@ -66,8 +66,9 @@ class ExerciseRecord:
     #: The network's cities, in order: an act's answer is kept as a move's city index (or -1-id for a
     #: pickup), so that a long reactive round takes a few bytes per act.
     cities: tuple[str, ...] = ()
-    #: What the round changed of the file's configuration (``tasks``, ``rng_seed``, ``timeouts_ms``:
-    #: ``apdp match --tasks``, a field's seeds), so that its replay plays the same round; empty: the file's.
+    #: The settings a round may change of its file's configuration (``tasks``, ``rng_seed``,
+    #: ``timeouts_ms``: ``apdp match --tasks``, a field's seeds), as it was played, so that its replay
+    #: plays the same round; empty in a record that keeps none (the file's).
     settings: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -34,6 +34,7 @@ from apdp.exercises.round import Seat as WorldSeat
 from apdp.exercises.vehicle import VehicleState
 from apdp.exercises.verifier import ExerciseFault, IllegalPlan
 from apdp.game.company import Company, Vehicle
+from apdp.game.exercise import ExerciseDistribution
 from apdp.game.fault import FaultKind, Phase
 from apdp.game.plan import Action
 from apdp.lookup import normalise_name
@@ -119,7 +120,7 @@ class ExerciseReferee:
                  kinds: Sequence[Exercise] | None = None, *, secret: bytes, platform_draw: bool = False) -> None:
         draws = None if platform_draw else task_seed(secret, seed)
         self.configuration = dataclasses.replace(configuration, draws=draws)
-        self.settings = changed_settings(configuration)
+        self.settings = round_settings(configuration)
         self.exercise = exercise
         self.kinds: tuple[Exercise, ...] = tuple(kinds) if kinds is not None else (exercise,) * len(sources)
         self.limits = limits
@@ -137,19 +138,19 @@ class ExerciseReferee:
         self.controllers: list[Answers] = []
         self.round: Round | None = None
 
-    def _setup_call(self, seat: Seat) -> ExerciseSetupCall:
+    def _setup_call(self, seat: Seat, distribution: ExerciseDistribution) -> ExerciseSetupCall:
         return ExerciseSetupCall(
             self.kinds[seat.index], seat.index, len(self.seats), self.agent_seeds[seat.index], self.params[seat.index],
             {"setup": self.timeouts.setup, "plan": self.timeouts.plan}, self.configuration.network,
-            exercise_distribution(TaskStream(self.configuration)), company_of(self.configuration, seat.index),
-            path=str(seat.source.path))
+            distribution, company_of(self.configuration, seat.index), path=str(seat.source.path))
 
     def _play(self) -> None:
         started = _start(self.seats, self.limits)
+        distribution = exercise_distribution(TaskStream(self.configuration))  # every agent is told the same
         for seat in self.seats:
             if not all(s.sound for s in self.seats):
                 return
-            seat.setup(self._setup_call(seat), seat.index in started)
+            seat.setup(self._setup_call(seat, distribution), seat.index in started)
         if not all(s.sound for s in self.seats):
             return
         world = []
@@ -195,21 +196,12 @@ class ExerciseReferee:
         ))
 
 
-def changed_settings(configuration: ExerciseConfiguration) -> dict[str, Any]:
-    """What ``configuration`` changed of its file's (tasks, rngSeed, time limits): what its record
-    keeps so that its replay plays the same round (:func:`apdp.check.exercise_verify.as_recorded`)."""
-    try:
-        read = read_exercise(configuration.source)
-    except Exception:  # the file is gone or broken: keep everything
-        read = None
-    settings: dict[str, Any] = {}
-    if read is None or read.tasks != configuration.tasks:
-        settings["tasks"] = configuration.tasks
-    if read is None or read.laws.rng_seed != configuration.laws.rng_seed:
-        settings["rng_seed"] = configuration.laws.rng_seed
-    if read is None or read.timeouts_ms != configuration.timeouts_ms:
-        settings["timeouts_ms"] = dict(configuration.timeouts_ms)
-    return settings
+def round_settings(configuration: ExerciseConfiguration) -> dict[str, Any]:
+    """The settings of ``configuration`` a round may change of its file's (tasks, rngSeed, time
+    limits: ``apdp match --tasks``, a field's seeds): what its record keeps so that its replay plays
+    the same round (:func:`apdp.check.exercise_verify.as_recorded`)."""
+    return {"tasks": configuration.tasks, "rng_seed": configuration.laws.rng_seed,
+            "timeouts_ms": dict(configuration.timeouts_ms)}
 
 
 def agents_kinds(sources: Sequence[AgentSource], exercise: Exercise | None) -> tuple[Exercise | None, ...]:

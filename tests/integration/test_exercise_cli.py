@@ -205,7 +205,8 @@ def test_a_round_of_other_settings_verifies_and_replays_as_played(tmp_path: Path
                   "--seed", "9", "--record", "t.json", cwd=tmp_path)
     assert played.returncode == 0 and "seed 9" in played.stdout, played.stdout + played.stderr
     record = json.loads((tmp_path / "t.json").read_text())
-    assert record["settings"] == {"tasks": 3, "timeouts_ms": {"setup": 300000, "plan": 20000}} and record["seed"] == 9
+    assert record["settings"] == {"tasks": 3, "rng_seed": 23456, "timeouts_ms": {"setup": 300000, "plan": 20000}}
+    assert record["seed"] == 9
     assert record["events"] > 0 and record["statistics"][0]["total_tasks"] == 3
     checked = apdp("verify", "t.json", cwd=tmp_path)
     assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout + checked.stderr
