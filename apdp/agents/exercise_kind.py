@@ -15,19 +15,11 @@ from pathlib import Path
 from apdp.agents.discovery import AGENT_MODULE
 from apdp.agents.java.names import installed_behavior
 from apdp.agents.program import PROGRAM_FILE
-from apdp.agents.source import class_bases, parsed, read_source
+from apdp.agents.source import base_name, class_bases, parsed, read_source
 
 #: The base class of each exercise's Python agents (apdp.ReactiveAgent, ...).
 BASES = {"ReactiveAgent": "reactive", "DeliberativeAgent": "deliberative", "CentralizedAgent": "centralized",
          "Agent": "auction"}
-
-
-def _base_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def python_kind(path: Path) -> str | None:
@@ -55,7 +47,7 @@ def _kind_of(file: str, _size: int, _mtime: int) -> str | None:
         names = class_bases(source)
     else:
         names = [name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
-                 for name in map(_base_name, node.bases) if name is not None]
+                 for name in map(base_name, node.bases) if name is not None]
     kinds = {BASES[name] for name in names if name in BASES}
     return kinds.pop() if len(kinds) == 1 else None
 

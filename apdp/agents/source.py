@@ -42,6 +42,14 @@ def parsed(source: str) -> ast.Module | None:
         return None
 
 
+def base_name(base: ast.expr) -> str | None:
+    """The name a class base ends in (``Agent`` for ``Agent`` and ``apdp.Agent``); None for other
+    expressions."""
+    if isinstance(base, ast.Attribute):
+        return base.attr
+    return base.id if isinstance(base, ast.Name) else None
+
+
 def class_bases(source: str) -> list[str]:
     """The last name of each base of each class statement of ``source`` (``apdp.ReactiveAgent``:
     ``ReactiveAgent``), read by line pattern: a class written on one line, in any source's size."""

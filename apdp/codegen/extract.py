@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from apdp.agents.source import base_name
 from apdp.errors import UserError
 
 
@@ -82,7 +83,7 @@ def defines_agent(code: str) -> bool:
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # nested too deeply for the parser, too
         return _names_agent(code)
     return any(
-        _base_name(base) in AGENT_BASES
+        base_name(base) in AGENT_BASES
         for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
     )
 
@@ -102,13 +103,6 @@ def _names_agent(code: str) -> bool:
         if colon and agent(opened.end()) < end:
             return True
     return False
-
-
-def _base_name(base: ast.expr) -> str | None:
-    """``Agent`` for ``Agent`` and ``apdp.Agent``; None for other expressions."""
-    if isinstance(base, ast.Attribute):
-        return base.attr
-    return base.id if isinstance(base, ast.Name) else None
 
 
 def extract_agent_code(reply: str) -> str:
