@@ -275,6 +275,7 @@ def test_a_record_keeps_to_its_limit_and_names_the_agent_s_file(tmp_path: Path) 
     small = Limits(record_kb=32)
     talked = play_exercise(CONFIG / "reactive.xml", [chatty], end=ReactiveEnd(hours=None, acts=40), limits=small)
     assert talked.fault is None and record_size(talked.to_json()) <= 32 * 1024 and len(talked.answers[0]) == 40
+    assert "y" * 5_000 in talked.outputs[0]  # it did print, 200 KB in all, cut to fit the record
     assert verify_exercise_record(exercise_record_from_json(json.loads(json.dumps(talked.to_json())))) == []
     for end in (ReactiveEnd(hours=1e6), ReactiveEnd(hours=None, acts=10**7), ReactiveEnd(hours=None, acts=None)):
         with pytest.raises(UserError, match=r"--acts|an end"):
