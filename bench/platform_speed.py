@@ -12,7 +12,12 @@ Python agents that answer at once (``bench/instant_agent.py``), then the same fi
 
 Prints the platform's seconds per game, apdp's per match, and the ratios: the platform's time for
 the tournament's games over apdp's whole command (goal: 10x per core, issue 35), and the Java
-tournament over the Python one (goal: at most 2.5x).
+tournament over the Python one (goal: at most 2.5x). Then the floor under that last ratio: the CPU
+of a JVM that only starts and ends (``bench/java/bench/Start.java``, apdp's JVM options, the same
+core). Each agent of a match plays in a process of its own, a JVM for a Java agent, so a Java
+tournament costs at least the Python one plus two such starts a match, whatever apdp does: the
+ratio that floor allows now, and the one it would allow were the Python tournament 10x the
+platform's speed.
 
     python bench/platform_speed.py --platform DIR [--agents 10] [--games 10] [--runs 3] [--core N]
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 INSTANT_PY = HERE / "instant_agent.py"
 INSTANT_JAVA = HERE / "java" / "bench" / "Instant.java"
+START_JAVA = HERE / "java" / "bench" / "Start.java"
 CONFIG = ROOT / "tests" / "data" / "logist" / "config"
 
 
@@ -72,6 +79,33 @@ def platform_project(folder: Path, platform: Path) -> list[str]:
     classpath = f"{platform / 'logist.jar'}:{platform / 'lib'}/*"
     return ["java", "-Xmx1024m", "-classpath", classpath, "logist.LogistPlatform", "-a", "agents.xml",
             "config/auction_france.xml", "a", "b"]
+
+
+def jvm_start_command(folder: Path) -> list[str]:
+    """The command of a JVM that only starts and ends, with the options apdp gives an agent's JVM,
+    its class compiled into ``folder``."""
+    from apdp.agents.java.jdk import find_jdk
+    from apdp.agents.java.jvm import OPTIONS
+
+    jdk = find_jdk()
+    subprocess.run([str(jdk.javac), "-d", str(folder), str(START_JAVA)], check=True)
+    return [str(jdk.java), *OPTIONS, "-cp", str(folder), "bench.Start"]
+
+
+def child_cpu() -> float:
+    """CPU seconds of this process's ended children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def jvm_start_seconds(command: list[str], core: int, starts: int) -> float:
+    """Median CPU seconds of ``starts`` runs of ``command`` pinned to ``core``."""
+    seconds = []
+    for _ in range(starts):
+        before = child_cpu()
+        subprocess.run([*pinned(core), *command], check=True, capture_output=True)
+        seconds.append(child_cpu() - before)
+    return statistics.median(seconds)
 
 
 def apdp_command() -> list[str]:
@@ -118,6 +152,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="apdp-platform-speed-") as tmp:
         root = Path(tmp)
         game = platform_project(root / "platform", args.platform.resolve())
+        jvm_start = jvm_start_command(root / "start")
         python_agents = root / "python"
         python_agents.mkdir()
         for i in range(args.agents):
@@ -130,12 +165,14 @@ def main() -> None:
             "java": (java_agents, ",".join(java_names)),
         }
         per_game: list[float] = []
+        starts: list[float] = []
         whole: dict[str, list[float]] = {name: [] for name in fields}
         for run in range(args.runs):
             start = time.perf_counter()
             for g in range(args.games):
                 timed([*pinned(core), *game[:5], "-o", f"history-{run}-{g}.xml", *game[5:]], root / "platform")
             per_game.append((time.perf_counter() - start) / args.games)
+            starts.append(jvm_start_seconds(jvm_start, core, args.games))
             for name, (folder, agents) in fields.items():
                 env = {**os.environ, "APDP_AGENTS": str(folder)}
                 command = [*pinned(core), *apdp_command(), "tournament", "--topology", "france", "--tasks", "50",
@@ -150,8 +187,15 @@ def main() -> None:
             print(f"apdp tournament --jobs 1, {args.agents} {name} agents, {matches} matches: {seconds:.2f} s "
                   f"({seconds / matches * 1000:.1f} ms a match, start-up included): "
                   f"{game_s * matches / seconds:.1f}x the platform's speed (goal: 10x)")
-        ratio = statistics.median(whole["java"]) / statistics.median(whole["python"])
+        python_s = statistics.median(whole["python"])
+        ratio = statistics.median(whole["java"]) / python_s
         print(f"the Java tournament takes {ratio:.2f}x the Python one (goal: at most 2.5x)")
+        start_s = statistics.median(starts)
+        floor = 2 * matches * start_s
+        print(f"a JVM that only starts and ends (apdp's options): {start_s * 1000:.1f} ms of CPU on this core; two a "
+              f"match: a Java tournament takes at least the Python one plus {floor:.1f} s, at least "
+              f"{1 + floor / python_s:.2f}x it now, and at least {1 + floor / (game_s * matches / 10):.2f}x a Python "
+              f"one at 10x the platform's speed")
         print(f"load average after {os.getloadavg()[0]:.2f} (other work on the machine slows every figure)")
 
 
