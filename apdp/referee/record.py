@@ -36,6 +36,9 @@ fields differ from run to run; everything else is fixed by the seed. ``timing`` 
     {"match": wall seconds,
      "agents": [{"setup", "bid_total", "bid_max", "plan": wall seconds of the calls,
                  "faulted_call": seconds of the call that faulted (only on a fault),
+                 "settled": seconds the referee waited, before other agents' calls, for work
+                            the agent left running while paused to end (only if it did:
+                            :mod:`apdp.sandbox.paused`),
                  "cpu": {"setup", "bid", "auction_result", "plan": CPU seconds}}, ...]}
 
 ``cpu`` is user + system time of the agent's process and of the children it waited for, per phase

@@ -110,8 +110,13 @@ class Seat:
         self.process.kill()
 
     def timing_json(self) -> dict[str, object]:
-        """Its ``timing`` in the record: wall seconds of its calls, CPU seconds where read."""
-        return dict(self.timing) if self.cpu is None else {**self.timing, "cpu": self.cpu}
+        """Its ``timing`` in the record: wall seconds of its calls, CPU seconds where read, and the
+        seconds the referee waited for what it left running to end, if it ever did
+        (:mod:`apdp.sandbox.paused`)."""
+        timing: dict[str, object] = dict(self.timing) if self.cpu is None else {**self.timing, "cpu": self.cpu}
+        if self.process.settled:
+            timing["settled"] = self.process.settled
+        return timing
 
     # -- before the game --------------------------------------------------------------------------
 

@@ -78,6 +78,12 @@ class CpuMeter:
         return CPU_OWN if self._group is None else cpu_counted_by(self._group)
 
     @property
+    def resolution(self) -> float:
+        """The step of its readings, in seconds: a group's count is exact; a process's figures are
+        whole clock ticks."""
+        return 0.0 if self._group is not None else _TICK
+
+    @property
     def latest(self) -> float:
         """The CPU seconds of the latest reading (since the meter opened, plus where it began)."""
         return self._latest

@@ -7,7 +7,15 @@ its opponent's time (on a match's one core, it takes half of it, or more without
 autogroup). So the referee reads each agent's CPU (:mod:`apdp.sandbox.cpu`: its control group's,
 which counts every process it started) when it pauses it and when it resumes it, and:
 
-- the time a paused agent takes is given back to the agent that is playing: when a call reaches
+- a paused agent that used more than :data:`SUSPECT_CPU` in one pause has left work running once:
+  from then on it is settled before every call of another agent's (:meth:`PausedCpu.settle`): the
+  referee waits, on nobody's time, until its processes use the core no more (the calls its pause
+  waits for have ended), and only then starts the call, so what it leaves running takes nothing
+  from its opponent's call, nor from what its opponent sees of its time (``self.deadline``); the
+  match alone takes longer. An agent that leaves nothing running is never waited for: that wait
+  would cost every call of every match a sleep;
+- the time a paused agent takes all the same (before it is found out) is given back to the agent
+  that is playing: when a call reaches
   its time limit, it is extended by the CPU the paused agents used while paused and gave to no call
   yet (read then: since their pause, or the call's previous extension), and again until they use no
   more (at most :data:`LONGEST_EXTENSION`). Calls are made one at a time, so on the match's one core
@@ -20,6 +28,7 @@ which counts every process it started) when it pauses it and when it resumes it,
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from apdp.game.fault import FaultKind
@@ -32,6 +41,15 @@ RAN_ON_LIMIT = 0.5
 LONGEST_EXTENSION = 60.0
 #: Paused agents' CPU below this (seconds) extends no call: the noise of a pause.
 LEAST_EXTENSION = 0.001
+#: CPU seconds in one pause past which an agent is settled before every later call of another's: far
+#: above what stopping its threads takes (microseconds), and above what a call too short to be read
+#: leaves to its pause's reading (:data:`apdp.sandbox.process.SHORT_CALL`).
+SUSPECT_CPU = 0.005
+#: CPU seconds a paused agent's processes may use over one wait of :data:`SETTLE_WAIT` and still
+#: count as settled: what its threads take to stop, far from what a running thread takes.
+SETTLED = 0.0002
+#: Seconds of each wait while a paused agent is settled: the core is its meanwhile.
+SETTLE_WAIT = 0.001
 
 
 def ran_on_message(used: float) -> str:
@@ -52,6 +70,8 @@ class PausedCpu:
     meter: CpuMeter
     #: The CPU seconds it used while paused in its latest pause (read when it was resumed).
     last: float = 0.0
+    #: The seconds the referee waited for it to settle (:meth:`settle`), in all its pauses.
+    settled: float = 0.0
     _paused_at: float | None = field(default=None, init=False)  # the meter when it was paused
     _given: float = field(default=0.0, init=False)  # the meter up to which it was given to another's call
 
@@ -68,6 +88,23 @@ class PausedCpu:
         self.last = max(0.0, self.meter.sample() - self._paused_at)
         self._paused_at = None
         return self.last
+
+    def settle(self) -> None:
+        """Wait (the core is the paused agent's meanwhile) until its processes use no more of it:
+        at most :data:`SETTLED` seconds over a wait of :data:`SETTLE_WAIT`, or until they used more
+        than :data:`RAN_ON_LIMIT` in this pause (their fault, told when it is resumed). What they
+        used meanwhile was no call's time: it extends none. The seconds waited add to ``settled``."""
+        if self._paused_at is None:
+            return
+        start = time.monotonic()
+        now = self.meter.sample()
+        while True:
+            time.sleep(SETTLE_WAIT)
+            before, now = now, self.meter.sample()
+            if now - before <= SETTLED or now - self._paused_at > RAN_ON_LIMIT:
+                break
+        self._given = max(self._given, now)
+        self.settled += time.monotonic() - start
 
     def taken(self) -> float:
         """The CPU seconds it used while paused since it was paused or since the last time they

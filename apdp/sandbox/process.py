@@ -32,7 +32,15 @@ from apdp.sandbox.confine import Confinement
 from apdp.sandbox.cpu import CpuMeter
 from apdp.sandbox.inbox import Inbox
 from apdp.sandbox.memory import over_limit
-from apdp.sandbox.paused import LEAST_EXTENSION, LONGEST_EXTENSION, RAN_ON, RAN_ON_LIMIT, PausedCpu, ran_on_message
+from apdp.sandbox.paused import (
+    LEAST_EXTENSION,
+    LONGEST_EXTENSION,
+    RAN_ON,
+    RAN_ON_LIMIT,
+    SUSPECT_CPU,
+    PausedCpu,
+    ran_on_message,
+)
 from apdp.sandbox.worker import FILE_SIZE_CAP, ProcessLimits
 from apdp.sandbox.zygote_link import Zygote
 from apdp.scenario import Limits
@@ -154,6 +162,9 @@ class AgentProcess:
     _closed: bool = field(default=False, init=False)  # its end of the conversation is closed
     _over: bool = field(default=False, init=False)  # its memory was found over its limit
     _paused: bool = field(default=False, init=False)
+    #: It once used more than SUSPECT_CPU while paused: settled before each other agent's call.
+    _suspect: bool = field(default=False, init=False)
+    _settled: bool = field(default=True, init=False)  # settled since its latest pause
     _fd: int = field(default=-1, init=False)  # the conversation's descriptor
     _memory_group: str | None = field(default=None, init=False)  # counts all its memory, if any
     _oom_kills: int | None = field(default=None, init=False)  # the group's OOM kills at its start
@@ -221,10 +232,27 @@ class AgentProcess:
         was resumed)."""
         return 0.0 if self._paused_cpu is None else self._paused_cpu.last
 
+    @property
+    def settled(self) -> float:
+        """The seconds the referee waited for its processes to settle before other agents' calls."""
+        return 0.0 if self._paused_cpu is None else self._paused_cpu.settled
+
+    def settle(self) -> None:
+        """If it once left work running after a pause (see :mod:`apdp.sandbox.paused`) and was
+        paused since it was last settled: wait until its processes use the core no more, so that
+        another agent's call starts on a quiet core."""
+        if self._suspect and self._paused and not self._settled and not self._killed and self._paused_cpu is not None:
+            self._settled = True
+            self._paused_cpu.settle()
+
     def ran_on(self) -> CallFault | None:
         """Read the CPU the agent used while paused, since its latest pause: its fault if that is more
-        than :data:`RAN_ON_LIMIT` (work it left in the kernel ran on, on its opponent's time)."""
+        than :data:`RAN_ON_LIMIT` (work it left in the kernel ran on, on its opponent's time); more
+        than :data:`SUSPECT_CPU` (and two steps of its meter's readings), and it is settled before
+        every later call of another agent's."""
         used = None if self._paused_cpu is None or not self._paused else self._paused_cpu.resumed()
+        if used is not None and self._cpu is not None and used > SUSPECT_CPU + 2 * self._cpu.resolution:
+            self._suspect = True
         if used is None or used <= RAN_ON_LIMIT:
             return None
         return CallFault(RAN_ON, ran_on_message(used), ran_on=True)
@@ -270,6 +298,8 @@ class AgentProcess:
         resume the process. The process runs until :meth:`receive` has read the replies."""
         if self._conn is None or self._killed:
             return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
+        for bystander in self.bystanders:  # the call starts once what they left running has ended
+            bystander.settle()
         ran_on = self.ran_on()
         if ran_on is not None:  # what it used while paused counts in its own figures
             cpu = self.cpu_seconds()
@@ -321,6 +351,7 @@ class AgentProcess:
         if self.confined and not self._killed:
             self._group_signal(signal.SIGSTOP)
             self._paused = True
+            self._settled = False
             if self._paused_cpu is not None:
                 self._paused_cpu.paused()
         return results

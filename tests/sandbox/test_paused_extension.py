@@ -1,5 +1,6 @@
-"""How a call's time limit is extended by the CPU its paused opponent used (issue 32, point 11),
-read on meters the test moves by hand: no timing decides these tests (the match-level test in
+"""How a call's time limit is extended by the CPU its paused opponent used (issue 32, point 11), and
+how an agent that left work running while paused is waited for before its opponent's calls, read
+on meters the test moves by hand: no timing decides these tests (the match-level test in
 ``test_paused_cpu`` plays it with wide margins)."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from typing import cast
 
 from apdp.sandbox.cpu import CpuMeter
-from apdp.sandbox.paused import LONGEST_EXTENSION, RAN_ON_LIMIT, PausedCpu
+from apdp.sandbox.paused import LONGEST_EXTENSION, RAN_ON_LIMIT, SUSPECT_CPU, PausedCpu
 from apdp.sandbox.process import AgentProcess
 from apdp.scenario import Limits
 
@@ -74,3 +75,78 @@ def test_what_it_used_while_paused_is_told_when_it_resumes() -> None:
     assert paused._paused_cpu.taken() == RAN_ON_LIMIT + 0.25  # given to a call: still its own use
     assert paused._paused_cpu.resumed() == RAN_ON_LIMIT + 0.25
     assert paused._paused_cpu.resumed() is None  # not paused any more
+
+
+class ScriptedMeter(HandMeter):
+    """A meter whose readings go up by the given steps, one step a reading, then stay."""
+
+    def __init__(self, steps: list[float]) -> None:
+        super().__init__()
+        self.steps = list(steps)
+        self.readings = 0
+
+    def sample(self) -> float:
+        self.readings += 1
+        if self.steps:
+            self.seconds += self.steps.pop(0)
+        return super().sample()
+
+
+def paused_on(meter: HandMeter, used: float) -> AgentProcess:
+    """An agent that used ``used`` CPU seconds in a pause, told at its resume, now paused again."""
+    agent = AgentProcess(Limits())
+    agent._cpu = cast(CpuMeter, type("Exact", (), {"resolution": 0.0})())
+    agent._paused_cpu = PausedCpu(cast(CpuMeter, meter))
+    agent._paused_cpu.paused()
+    agent._paused = True
+    meter.seconds += used
+    assert agent.ran_on() is None  # under the fault's limit
+    agent._paused_cpu.paused()
+    agent._settled = False
+    return agent
+
+
+def test_an_agent_that_left_nothing_running_is_never_waited_for() -> None:
+    meter = ScriptedMeter([])
+    agent = paused_on(meter, SUSPECT_CPU / 2)
+    before = meter.readings
+    agent.settle()
+    assert meter.readings == before  # not even read: a clean agent costs a call nothing
+    assert agent.settled == 0.0
+
+
+def test_an_agent_that_left_work_running_is_waited_for_until_it_stops() -> None:
+    meter = ScriptedMeter([])
+    agent = paused_on(meter, 2 * SUSPECT_CPU)
+    meter.steps = [0.0, 0.004, 0.003, 0.002, 0.0]  # the pause's reading, three waits of work, then none
+    agent.settle()
+    assert meter.steps == []  # waited until a wait saw no more work
+    assert agent.settled > 0
+    playing = AgentProcess(Limits())
+    playing.bystanders = [agent]
+    assert not playing._extend()  # what it used while it was waited for was no call's time
+    before = meter.readings
+    agent.settle()
+    assert meter.readings == before  # once a pause
+
+
+def test_waiting_for_an_agent_ends_at_the_limit_of_its_pause() -> None:
+    meter = ScriptedMeter([])
+    agent = paused_on(meter, 2 * SUSPECT_CPU)
+    meter.steps = [0.0] + [RAN_ON_LIMIT / 4] * 8  # it would run on and on
+    agent.settle()
+    assert len(meter.steps) == 3  # stopped once past the limit: its fault is told at its resume
+    fault = agent.ran_on()
+    assert fault is not None and fault.ran_on
+
+
+def test_a_meter_in_clock_ticks_needs_more_than_a_tick_to_suspect() -> None:
+    meter = ScriptedMeter([])
+    agent = AgentProcess(Limits())
+    agent._cpu = cast(CpuMeter, type("Ticks", (), {"resolution": 0.01})())
+    agent._paused_cpu = PausedCpu(cast(CpuMeter, meter))
+    agent._paused_cpu.paused()
+    agent._paused = True
+    meter.seconds = 0.01  # a tick of its own last call, read late
+    assert agent.ran_on() is None
+    assert not agent._suspect
