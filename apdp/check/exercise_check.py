@@ -21,7 +21,7 @@ from typing import Any
 
 from apdp.agents.discovery import find_agent
 from apdp.bundled import BUNDLED_SCENARIOS
-from apdp.check.borrowed import borrowed_by
+from apdp.check.borrowed import borrowed_by, describe
 from apdp.check.config import CheckConfig
 from apdp.check.report import CATEGORIES, CheckReport, Problem
 from apdp.errors import UserError
@@ -157,8 +157,8 @@ def check_exercise_agent(agent: str | Path, config: CheckConfig | None = None, *
                                        f"exercise, not the {kind} one: subclass apdp.{kind.capitalize()}Agent"))
     borrowed = borrowed_by(source.path)
     if borrowed:
-        report.problems.append(Problem("borrowed", None, None, f"{source.path} imports apdp's own "
-                                       f"{', '.join(borrowed)}: write the {kind} exercise's solution yourself"))
+        report.problems.append(Problem("borrowed", None, None, f"{source.path} {describe(borrowed)}: write the "
+                                       f"{kind} exercise's solution yourself, in code its source shows"))
     if kind == "reactive":
         report.notes.append(f"the reactive round ended after {CHECK_ACTS} act calls")
     if record.referee_error is not None:

@@ -56,3 +56,72 @@ def test_a_source_too_large_is_not_parsed_in_apdp_s_process(tmp_path: Path) -> N
     small = tmp_path / "small.py"
     small.write_text("from apdp import ReactiveAgent\nclass Small(ReactiveAgent):\n    pass\n", encoding="utf-8")
     assert python_kind(small) == "reactive" and borrowed_by(small) == []
+
+
+#: Ways around a check of imports alone (attack round 5: the first ranked first, unmarked).
+UNREAD_CODE = {
+    "an importer passed on": 'import importlib\nload = importlib.import_module\n'
+                             'solver = load("apdp" + ".exercises" + ".optimal_plan")\n',
+    "an importer renamed": 'from importlib import import_module as im\nim("apdp" + ".baselines.planning")\n',
+    "code from a file": 'exec(open("solver.txt").read())\n',
+    "code compiled": 'code = compile(text, "solver", "exec")\n',
+    "a pickle (it imports by name)": 'import pickle\nsolve = pickle.loads(blob)\n',
+    "a process of its own": 'import os\nos.system("python3 solve.py")\n',
+    "a process started otherwise": 'from os import execv\n',
+    "the loaders": 'from importlib import util\nspec = util.spec_from_file_location("s", "s.txt")\n',
+    "a changed path": 'import sys\nsys.path.insert(0, "/tmp")\nimport solver\n',
+    "the loaded modules": 'import sys\nsolver = sys.modules[name]\n',
+    "the builtins": 'import builtins\nrun = getattr(builtins, "ex" + "ec")\n',
+}
+
+
+def test_code_that_the_source_does_not_show_counts_as_borrowing() -> None:
+    from apdp.check.borrowed import COMPUTED
+
+    for why, source in UNREAD_CODE.items():
+        assert borrowed_solvers(source)[:1] == [COMPUTED], why
+
+
+def test_words_in_comments_and_strings_and_a_pattern_s_compile_are_no_code() -> None:
+    honest = ('import re\nimport sys\n# we exec nothing, eval nothing, pickle nothing\n'
+              'NOTE = "exec eval compile pickle subprocess"\nPATTERN = re.compile("[a-z]+")\n'
+              'first = sys.path[0]\nself_system = 1\n')
+    assert borrowed_solvers(honest) == []
+
+
+def test_a_folder_s_compiled_code_and_too_many_files_count_as_borrowing(tmp_path: Path) -> None:
+    from apdp.check.borrowed import COMPILED, MOST_FILES, UNREAD, borrowed_by
+
+    folder = tmp_path / "agent"
+    (folder / "__pycache__").mkdir(parents=True)
+    (folder / "agent.py").write_text("from apdp import DeliberativeAgent\nimport helper\n")
+    (folder / "helper.py").write_text("X = 1\n")
+    (folder / "__pycache__" / "helper.cpython-311.pyc").write_bytes(b"\0" * 16)  # never run: sources are
+    assert borrowed_by(folder) == []
+    (folder / "solver.pyc").write_bytes(b"\0" * 16)  # imported as `solver`, read by no one
+    assert borrowed_by(folder) == [COMPILED]
+    (folder / "solver.pyc").unlink()
+    for n in range(MOST_FILES):
+        (folder / f"a{n:03}.py").write_text("X = 1\n")
+    assert borrowed_by(folder) == [UNREAD]
+
+
+def test_what_an_agent_program_runs_with_python_is_read_whatever_its_name(tmp_path: Path) -> None:
+    from apdp.check.borrowed import borrowed_by
+
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "agent.toml").write_text('command = ["python3", "{dir}/solve"]\n')
+    (folder / "solve").write_text("from apdp.exercises.optimal_plan import search_plan\n")
+    assert borrowed_by(folder) == ["apdp.exercises.optimal_plan"]
+    (folder / "agent.toml").write_text('command = ["python3", "-c", "import apdp.baselines.planning"]\n')
+    assert borrowed_by(folder) == ["apdp.baselines.planning"]
+
+
+def test_what_was_found_reads_after_the_agent_s_name() -> None:
+    from apdp.check.borrowed import COMPUTED, describe
+
+    assert describe(["apdp.exercises.optimal_plan", "apdp.baselines.planning"]) == \
+        "imports apdp's own apdp.exercises.optimal_plan, apdp.baselines.planning"
+    assert describe([COMPUTED, "apdp.exercises.reactive_mdp"]) == \
+        f"imports apdp's own apdp.exercises.reactive_mdp; {COMPUTED}"
