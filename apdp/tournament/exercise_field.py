@@ -145,9 +145,9 @@ def play_entry(spec: FieldSpec, source: AgentSource, key: dict[str, Any], secret
                                platform_draw=key.get("instance") is not None)
     entry: dict[str, Any] = {**key, "fault": None, "score": None}
     played = getattr(record, "agent_kinds", (spec.exercise,))[0]
-    if record.referee_error is not None:
-        raise UserError(f"the referee failed on {source.name} (apdp's fault): {record.referee_error.splitlines()[0]}")
-    if played != spec.exercise:
+    if record.referee_error is not None:  # apdp's failure, never the agent's: not stored (see run_field)
+        entry["referee_error"] = (record.referee_error.splitlines() or ["?"])[0][:300]
+    elif played != spec.exercise:
         entry["fault"] = f"its agent plays the {played} exercise, not the {spec.exercise} one"
     elif record.fault is not None:
         entry["fault"] = str(record.fault)
@@ -209,7 +209,8 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
               say: Callable[[str], None] = lambda _line: None, jobs: int = 1) -> list[dict[str, Any]]:
     """Play and score every agent's rounds missing from ``folder``, ``jobs`` at once (each round's
     result depends on its key and the folder's secret alone, so the order they end in does not
-    matter); every entry of these agents."""
+    matter); every entry of these agents. A round in which the referee failed (apdp's fault) is not
+    stored, the others are, and then UserError says so: a rerun plays it again."""
     checked_exercise(spec.exercise)
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
@@ -232,12 +233,22 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     missing = [(source, {**key, "path": str(source.path), "sha256": hashes[source.name],
                          "borrowed": borrowed[source.name]})
                for source, key in wanted if _key(key) not in stored]
+    failed: list[dict[str, Any]] = []  # rounds in which the referee failed: played again by a rerun
     with open_to_append(folder / ENTRIES) as out:
         for entry in _played(spec, missing, secret, registry, jobs):
+            if entry.get("referee_error"):
+                failed.append(entry)
+                say(f"{entry['agent']} on {entry['network']} {_where(entry)}: the referee failed (apdp's fault)")
+                continue
             out.write(json.dumps(entry) + "\n")
             out.flush()
             stored[_key(entry)] = entry
             say(f"{entry['agent']} on {entry['network']} {_where(entry)}: {entry['fault'] or 'scored'}")
+    if failed:
+        first = failed[0]
+        raise UserError(f"the referee failed in {len(failed)} round(s) (apdp's fault, not the agents'), first "
+                        f"{first['agent']} on {first['network']} {_where(first)}: {first['referee_error']}; the "
+                        f"other rounds are stored in {folder}: rerun the command to play these again")
     say(f"{len(missing)} round(s) played now, {len(wanted) - len(missing)} stored")
     # this field's rounds only: a folder may hold others' (other seeds, networks, settings)
     return sorted((stored[_key(key)] for _, key in wanted), key=_order)

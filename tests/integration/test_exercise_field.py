@@ -55,3 +55,30 @@ def test_a_stored_file_that_is_no_regular_file_is_refused(tmp_path: Path) -> Non
     os.mkfifo(tmp_path / ENTRIES)
     with pytest.raises(UserError, match="not a regular file"):
         read_entries(tmp_path)
+
+
+def test_a_round_the_referee_failed_stops_no_other_and_is_played_again_by_a_rerun(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from apdp.referee import exercise_round
+
+    real = exercise_round.play_exercise
+    failing = [True]
+
+    def play(configuration, *args, **kwargs):  # type: ignore[no-untyped-def]
+        record = real(configuration, *args, **kwargs)
+        if "france" in configuration.source and failing and "wanderer" in str(args[0][0].path):
+            return dataclasses.replace(record, referee_error="KeyError: 'x'\nTraceback ...")
+        return record
+
+    monkeypatch.setattr(exercise_round, "play_exercise", play)
+    (tmp_path / "wanderer.py").write_text(WANDERER, encoding="utf-8")
+    failed = r"the referee failed in 2 round\(s\) \(apdp's fault.*wanderer on france.*KeyError"
+    with pytest.raises(UserError, match=failed):
+        _field(tmp_path, "out", 1)
+    stored = read_entries(tmp_path / "out")
+    assert len(stored) == 6 and not any(e["agent"] == "wanderer" and e["network"] == "france" for e in stored)
+    failing.clear()  # fixed: the rerun plays the two rounds it lacks, and no other
+    assert len(_field(tmp_path, "out", 1)) == 8
+    assert len(read_entries(tmp_path / "out")) == 8
