@@ -47,12 +47,15 @@ def test_a_computed_import_counts_as_borrowing_and_the_course_s_helpers_do_not()
 def test_a_source_too_large_is_not_parsed_in_apdp_s_process(tmp_path: Path) -> None:
     # a 16 MiB list literal took the referee 8 GB and 40 s to parse for its kind, 1 MiB of one-letter lines 0.9 GB
     from apdp.agents.exercise_kind import python_kind
-    from apdp.check.borrowed import borrowed_by
+    from apdp.check.borrowed import UNREAD, borrowed_by
 
     big = tmp_path / "big.py"
-    big.write_text("from apdp import ReactiveAgent\n_X = [" + "0," * 1_000_000 + "]\n"
+    big.write_text("from apdp import ReactiveAgent\n_X = [" + "0," * 300_000 + "]\n"
                    "class Big(ReactiveAgent):\n    pass\n", encoding="utf-8")
-    assert python_kind(big) == "reactive" and borrowed_by(big) == []  # read by its lines, not parsed
+    assert python_kind(big) == "reactive" and borrowed_by(big) == []  # read by its tokens, not parsed
+    huge = tmp_path / "huge.py"
+    huge.write_text("from apdp import ReactiveAgent\n_X = [" + "0," * 1_000_000 + "]\n", encoding="utf-8")
+    assert borrowed_by(huge) == [UNREAD]  # more than a token reading takes a second or two for
     small = tmp_path / "small.py"
     small.write_text("from apdp import ReactiveAgent\nclass Small(ReactiveAgent):\n    pass\n", encoding="utf-8")
     assert python_kind(small) == "reactive" and borrowed_by(small) == []
@@ -82,11 +85,58 @@ def test_code_that_the_source_does_not_show_counts_as_borrowing() -> None:
         assert borrowed_solvers(source)[:1] == [COMPUTED], why
 
 
-def test_words_in_comments_and_strings_and_a_pattern_s_compile_are_no_code() -> None:
-    honest = ('import re\nimport sys\n# we exec nothing, eval nothing, pickle nothing\n'
+#: Imports past a reading by lines (attack round 6: each ranked first, unmarked).
+HIDDEN_IMPORTS = {
+    "a bracketed list": "from apdp.exercises import (topology as t,\n                            optimal_plan as op)\n",
+    "after another statement": "pass; import apdp.exercises.optimal_plan as op\n",
+    "in a compound statement": "if True: import apdp.exercises.optimal_plan as op\n",
+    "a continued line": "from apdp.exercises.optimal_plan \\\n    import search_plan\n",
+    "a relative name": 'from importlib import import_module\nop = import_module(".exercises.optimal_plan", "apdp")\n',
+    "lines ended by CR alone": "x = 1\rimport apdp.exercises.optimal_plan as op\r",
+}
+
+
+def test_an_import_is_read_wherever_python_reads_it() -> None:
+    for why, source in HIDDEN_IMPORTS.items():
+        assert borrowed_solvers(source) == ["apdp.exercises.optimal_plan"], why
+
+
+def test_a_source_is_read_as_python_decodes_it_and_names_as_python_normalises_them(tmp_path: Path) -> None:
+    from apdp.check.borrowed import COMPUTED, borrowed_by
+
+    utf7 = tmp_path / "utf7.py"
+    utf7.write_bytes(b"# coding: utf-7\n+AGk-mport apdp.exercises.optimal+AF8-plan as op\n")
+    assert borrowed_by(utf7) == ["apdp.exercises.optimal_plan"]
+    wide = tmp_path / "wide.py"
+    wide.write_text('\uff45\uff58\uff45\uff43("import apdp.exercises." + "optimal_plan")\n', encoding="utf-8")
+    assert borrowed_by(wide) == [COMPUTED]  # fullwidth letters: Python runs it as exec
+
+
+def test_words_in_comments_and_strings_and_an_agent_s_own_names_are_no_code() -> None:
+    honest = ('"""Not `from apdp.exercises.optimal_plan import search_plan`: our own search."""\n'
+              "import re\nimport sys\nimport importlib.metadata\nfrom re import compile as pattern\n"
+              "# we exec nothing, eval nothing, pickle nothing ('apdp.exercises.optimal_plan')\n"
               'NOTE = "exec eval compile pickle subprocess"\nPATTERN = re.compile("[a-z]+")\n'
-              'first = sys.path[0]\nself_system = 1\n')
+              "first = sys.path[0]\n"
+              "class Agent:\n    def eval(self, state):\n        return self.eval\n"
+              "def cost(plan, globals=None):\n    return globals\n")
     assert borrowed_solvers(honest) == []
+
+
+def test_a_name_of_its_own_elsewhere_hides_no_builtin() -> None:
+    from apdp.check.borrowed import COMPUTED
+
+    assert borrowed_solvers('def f(exec):\n    return exec\nexec("import apdp.exercises.optimal_plan")\n') == \
+        [COMPUTED]
+
+
+def test_a_source_too_large_to_parse_is_read_by_its_tokens() -> None:
+    from apdp.check.borrowed import COMPUTED
+
+    table = "TABLE = [" + "0," * 40_000 + "]\n"  # past what apdp parses
+    assert borrowed_solvers(table + "pass; import apdp.exercises.optimal_plan\n") == ["apdp.exercises.optimal_plan"]
+    assert borrowed_solvers(table + 'exec("x")\n') == [COMPUTED]
+    assert borrowed_solvers(table + "class A:\n    def eval(self):\n        return self.eval\n") == []
 
 
 def test_a_folder_s_compiled_code_and_too_many_files_count_as_borrowing(tmp_path: Path) -> None:
