@@ -264,14 +264,16 @@ class Seat:
         yet told (``told``, sent in the same message: one round trip for both); None on a fault. A
         bid's request under a millisecond is not read for CPU: the auctions' end is."""
         defer = phase == "bid"
+        settle_all = phase == "plan"  # see AgentProcess.send
         timeout = call.timeout
         payload = self.requests.encoded(told, call)
         if told is None:
-            (result,) = self.process.request(payload, ((call.expects, timeout),), defer_short=defer)
+            (result,) = self.process.request(payload, ((call.expects, timeout),), defer_short=defer,
+                                             settle_all=settle_all)
             return self._account(phase, task, result)
         if self.terms.logist:  # the result is told within this call's limit: one limit for both
             results = self.process.request(payload, (("ack", timeout), (call.expects, timeout)),
-                                           defer_short=defer, shared=True)
+                                           defer_short=defer, shared=True, settle_all=settle_all)
             for result in results:
                 if result.fault is not None and result.fault.kind == FaultKind.TIMEOUT and not result.fault.ran_on:
                     result.fault = CallFault(FaultKind.TIMEOUT, f"auction_result of task {told.task.id} and this "
@@ -280,7 +282,7 @@ class Seat:
             told_phase, told_task = phase, task
         else:
             results = self.process.request(payload, (("ack", self.terms.timeouts.bid), (call.expects, timeout)),
-                                           defer_short=defer)
+                                           defer_short=defer, settle_all=settle_all)
             told_phase, told_task = "auction_result", told.task
         if self._account(told_phase, told_task, results[0]) is None:
             return None

@@ -8,7 +8,9 @@ autogroup). So the referee reads each agent's CPU (:mod:`apdp.sandbox.cpu`: its 
 which counts every process it started) when it pauses it and when it resumes it, and:
 
 - a paused agent that used more than :data:`SUSPECT_CPU` in one pause has left work running once:
-  from then on it is settled before every call of another agent's (:meth:`PausedCpu.settle`): the
+  from then on it is settled before every call of another agent's (:meth:`PausedCpu.settle`), and
+  every agent is before another's plan (after its opponent's last call an agent is never resumed, so
+  it would never be found out): the
   referee waits, on nobody's time, until its processes use the core no more (the calls its pause
   waits for have ended), and only then starts the call, so what it leaves running takes nothing
   from its opponent's call, nor from what its opponent sees of its time (``self.deadline``); the
@@ -36,7 +38,7 @@ from apdp.sandbox.cpu import CpuMeter
 
 #: The most CPU seconds an agent may use while paused, in one pause (work left in the kernel):
 #: a legitimate one uses microseconds; exiting children it killed before its reply, a tenth of a second.
-RAN_ON_LIMIT = 0.5
+RAN_ON_LIMIT = 0.25
 #: The longest a call's time limit is extended by what paused agents took from it, in seconds.
 LONGEST_EXTENSION = 60.0
 #: Paused agents' CPU below this (seconds) extends no call: the noise of a pause.
@@ -45,11 +47,16 @@ LEAST_EXTENSION = 0.001
 #: above what stopping its threads takes (microseconds), and above what a call too short to be read
 #: leaves to its pause's reading (:data:`apdp.sandbox.process.SHORT_CALL`).
 SUSPECT_CPU = 0.005
-#: CPU seconds a paused agent's processes may use over one wait of :data:`SETTLE_WAIT` and still
-#: count as settled: what its threads take to stop, far from what a running thread takes.
-SETTLED = 0.0002
-#: Seconds of each wait while a paused agent is settled: the core is its meanwhile.
+#: The share of a wait a paused agent's processes may use and still count as settled: what its
+#: threads take to stop (microseconds each), far from a running thread's whole wait.
+SETTLED_SHARE = 0.25
+#: Seconds of the first wait while a paused agent is settled (the core is its meanwhile): enough for
+#: its threads to stop; then :data:`SETTLE_WAIT` at a time, while it still uses the core.
+FIRST_SETTLE_WAIT = 0.0002
 SETTLE_WAIT = 0.001
+#: The most CPU seconds of one pause a paused agent is waited for: past it (a fork of a huge
+#: mapping, say), the next call starts all the same, and extends by what it takes.
+LONGEST_SETTLE = 10.0
 
 
 def ran_on_message(used: float) -> str:
@@ -70,7 +77,7 @@ class PausedCpu:
     meter: CpuMeter
     #: The CPU seconds it used while paused in its latest pause (read when it was resumed).
     last: float = 0.0
-    #: The seconds the referee waited for it to settle (:meth:`settle`), in all its pauses.
+    #: The seconds the referee waited for it to settle while it still used the core (:meth:`settle`).
     settled: float = 0.0
     _paused_at: float | None = field(default=None, init=False)  # the meter when it was paused
     _given: float = field(default=0.0, init=False)  # the meter up to which it was given to another's call
@@ -91,20 +98,24 @@ class PausedCpu:
 
     def settle(self) -> None:
         """Wait (the core is the paused agent's meanwhile) until its processes use no more of it:
-        at most :data:`SETTLED` seconds over a wait of :data:`SETTLE_WAIT`, or until they used more
-        than :data:`RAN_ON_LIMIT` in this pause (their fault, told when it is resumed). What they
-        used meanwhile was no call's time: it extends none. The seconds waited add to ``settled``."""
-        if self._paused_at is None:
-            return
+        at most :data:`SETTLED_SHARE` of a wait, or until they used :data:`LONGEST_SETTLE` in this
+        pause (past :data:`RAN_ON_LIMIT`, their fault, told when it is resumed: waited for all the
+        same, so that what they run on takes nothing from the next call). What they used meanwhile was no call's
+        time: it extends none. The seconds waited for processes that still used the core add to
+        ``settled``."""
         start = time.monotonic()
         now = self.meter.sample()
+        since = now if self._paused_at is None else self._paused_at  # killed while it ran: from now
+        wait = FIRST_SETTLE_WAIT
         while True:
-            time.sleep(SETTLE_WAIT)
+            time.sleep(wait)
             before, now = now, self.meter.sample()
-            if now - before <= SETTLED or now - self._paused_at > RAN_ON_LIMIT:
+            if now - before <= SETTLED_SHARE * wait or now - since > LONGEST_SETTLE:
                 break
+            wait = SETTLE_WAIT
         self._given = max(self._given, now)
-        self.settled += time.monotonic() - start
+        if wait == SETTLE_WAIT:  # it still ran after its first wait: it was waited for
+            self.settled += time.monotonic() - start
 
     def taken(self) -> float:
         """The CPU seconds it used while paused since it was paused or since the last time they

@@ -237,11 +237,14 @@ class AgentProcess:
         """The seconds the referee waited for its processes to settle before other agents' calls."""
         return 0.0 if self._paused_cpu is None else self._paused_cpu.settled
 
-    def settle(self) -> None:
-        """If it once left work running after a pause (see :mod:`apdp.sandbox.paused`) and was
-        paused since it was last settled: wait until its processes use the core no more, so that
-        another agent's call starts on a quiet core."""
-        if self._suspect and self._paused and not self._settled and not self._killed and self._paused_cpu is not None:
+    def settle(self, always: bool = False) -> None:
+        """If it once left work running after a pause (see :mod:`apdp.sandbox.paused`), or
+        ``always``, and it was paused since it was last settled, or it was killed since (its
+        processes' teardown over what they mapped is work in the kernel too): wait until its
+        processes use the core no more, so that another agent's call starts on a quiet core."""
+        if self._paused_cpu is None or self._settled:
+            return
+        if self._killed or ((self._suspect or always) and self._paused):  # a killed one's teardown too
             self._settled = True
             self._paused_cpu.settle()
 
@@ -271,7 +274,7 @@ class AgentProcess:
         return self.request(encode_request(call), ((call.expects, timeout),))[0]
 
     def request(self, payload: bytes, calls: Sequence[tuple[Expected, float]], *,
-                defer_short: bool = False, shared: bool = False) -> list[CallResult]:
+                defer_short: bool = False, shared: bool = False, settle_all: bool = False) -> list[CallResult]:
         """Send a request (:func:`encode_call`, :func:`encode_then`) and read one reply per call, of
         the kind it expects, each within its timeout of the previous reply (the first: of the
         sending); end at the first fault. Each result carries the CPU seconds used since the previous reading; a call
@@ -291,15 +294,18 @@ class AgentProcess:
         agent would wake twice: to leave its pause, then for the request.) A pause waits for the system
         calls its threads are in: the CPU it uses while paused is read when it is resumed, and
         extends the calls of the other agents of its match (see :mod:`apdp.sandbox.paused`)."""
-        return self.receive(self.send(payload, calls[0][1]), calls, defer_short=defer_short, shared=shared)
+        return self.receive(self.send(payload, calls[0][1], settle_all), calls, defer_short=defer_short, shared=shared)
 
-    def send(self, payload: bytes, timeout: float) -> Sent:
+    def send(self, payload: bytes, timeout: float, settle_all: bool = False) -> Sent:
         """The first half of :meth:`request`: send the request, taken within ``timeout``, and
-        resume the process. The process runs until :meth:`receive` has read the replies."""
+        resume the process. The process runs until :meth:`receive` has read the replies. Before it,
+        the other agents of its match paused since are settled (:meth:`settle`): those that once
+        left work running, or all of them with ``settle_all`` (before a plan: after its opponent's
+        last call, an agent is never resumed, so it would never be found out)."""
         if self._conn is None or self._killed:
             return Sent(0.0, CallResult(None, CallFault(FaultKind.PROCESS_DIED, "the process is gone"), 0.0))
         for bystander in self.bystanders:  # the call starts once what they left running has ended
-            bystander.settle()
+            bystander.settle(always=settle_all)
         ran_on = self.ran_on()
         if ran_on is not None:  # what it used while paused counts in its own figures
             cpu = self.cpu_seconds()
@@ -531,6 +537,7 @@ class AgentProcess:
         """Kill the process and everything it started, at once (SIGKILL); its output stays to be read by
         :meth:`close`."""
         self._killed = True
+        self._settled = False  # its teardown is waited for before another agent's call
         if self._pid is None:
             return
         if self._cpu is not None:

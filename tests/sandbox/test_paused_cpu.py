@@ -2,7 +2,7 @@
 the system call each of its threads is in, and one call over millions of page-table entries takes a
 tenth of a second, a fork of them seconds. That time is its own, never its opponent's: the referee
 counts each agent's CPU in a control group of its own and extends its opponent's call by what the
-paused agent used meanwhile, and an agent that used more than half a second while paused is
+paused agent used meanwhile, and an agent that used more than a quarter of a second while paused is
 faulted for it (``timeout``: it ran on after it was paused), with that CPU in its figures.
 
 The match is played on one core, as ``apdp match`` and a tournament play it (unless every core is

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import cast
 
 from apdp.sandbox.cpu import CpuMeter
-from apdp.sandbox.paused import LONGEST_EXTENSION, RAN_ON_LIMIT, SUSPECT_CPU, PausedCpu
+from apdp.sandbox.paused import LONGEST_EXTENSION, LONGEST_SETTLE, RAN_ON_LIMIT, SUSPECT_CPU, PausedCpu
 from apdp.sandbox.process import AgentProcess
 from apdp.scenario import Limits
 
@@ -130,14 +130,30 @@ def test_an_agent_that_left_work_running_is_waited_for_until_it_stops() -> None:
     assert meter.readings == before  # once a pause
 
 
-def test_waiting_for_an_agent_ends_at_the_limit_of_its_pause() -> None:
+def test_before_a_plan_every_paused_agent_is_given_the_core_once() -> None:
+    meter = ScriptedMeter([])
+    agent = paused_on(meter, 0.0)  # never found out
+    before = meter.readings
+    agent.settle(always=True)  # quiet: one short wait, and it counts as no wait for it
+    assert meter.readings == before + 2
+    assert agent.settled == 0.0
+    agent.settle(always=True)
+    assert meter.readings == before + 2  # once a pause
+
+
+def test_an_agent_that_runs_on_is_waited_for_past_its_fault_but_not_for_ever() -> None:
     meter = ScriptedMeter([])
     agent = paused_on(meter, 2 * SUSPECT_CPU)
-    meter.steps = [0.0] + [RAN_ON_LIMIT / 4] * 8  # it would run on and on
+    meter.steps = [0.0] + [RAN_ON_LIMIT / 2] * 8 + [0.0]  # past its limit, then it stops
     agent.settle()
-    assert len(meter.steps) == 3  # stopped once past the limit: its fault is told at its resume
+    assert meter.steps == []  # waited for to the end: the next call starts on a quiet core
     fault = agent.ran_on()
-    assert fault is not None and fault.ran_on
+    assert fault is not None and fault.ran_on  # and it ran on: its fault, told at its resume
+    meter.steps = [0.0] + [LONGEST_SETTLE / 4] * 8  # it would run on and on
+    agent._paused_cpu.paused()  # type: ignore[union-attr]
+    agent._paused, agent._settled = True, False
+    agent.settle()
+    assert len(meter.steps) == 3  # no longer than LONGEST_SETTLE
 
 
 def test_a_meter_in_clock_ticks_needs_more_than_a_tick_to_suspect() -> None:
