@@ -10,17 +10,17 @@ which counts every process it started) when it pauses it and when it resumes it,
 - a paused agent that used more than :data:`SUSPECT_CPU` in one pause has left work running once:
   from then on it is settled before every call of another agent's (:meth:`PausedCpu.settle`), and
   every agent is before another's plan (after its opponent's last call an agent is never resumed, so
-  it would never be found out): the
-  referee waits, on nobody's time, until its processes use the core no more (the calls its pause
-  waits for have ended), and only then starts the call, so what it leaves running takes nothing
-  from its opponent's call, nor from what its opponent sees of its time (``self.deadline``); the
-  match alone takes longer. An agent that leaves nothing running is never waited for: that wait
-  would cost every call of every match a sleep;
-- the time a paused agent takes all the same (before it is found out) is given back to the agent
-  that is playing: when a call reaches
-  its time limit, it is extended by the CPU the paused agents used while paused and gave to no call
-  yet (read then: since their pause, or the call's previous extension), and again until they use no
-  more (at most :data:`LONGEST_EXTENSION`). Calls are made one at a time, so on the match's one core
+  it would never be found out), and a killed one before the next call (its teardown): the referee
+  waits, on nobody's time, until every thread of its processes has stopped (:func:`threads_stopped`:
+  the calls its pause waits for have ended), and only then starts the call, so what it leaves
+  running takes nothing from its opponent's call, nor from what its opponent sees of its time
+  (``self.deadline``); the match alone takes longer. Before a bid, an agent that never left work
+  running is not waited for: a wait costs a call a sleep, a hundred a match;
+- the time a paused agent takes all the same (before it is found out: once, in the auctions) is
+  given back to the agent that is playing: when a call reaches its time limit, it is extended by
+  the CPU the paused agents used while paused and gave to no call yet (read then: since their pause,
+  or the call's previous extension), and again until they use no more (at most
+  :data:`LONGEST_EXTENSION`). Calls are made one at a time, so on the match's one core
   that is what they took from it (or from the referee's moment between two calls); on another core it
   is a little more time, never less. Read only at a time limit, it costs a call nothing;
 - a paused agent that used more than :data:`RAN_ON_LIMIT` seconds of CPU in one pause has run on
@@ -30,10 +30,13 @@ which counts every process it started) when it pauses it and when it resumes it,
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from apdp.game.fault import FaultKind
+from apdp.sandbox.cgroup import is_v1
 from apdp.sandbox.cpu import CpuMeter
 
 #: The most CPU seconds an agent may use while paused, in one pause (work left in the kernel):
@@ -47,16 +50,40 @@ LEAST_EXTENSION = 0.001
 #: above what stopping its threads takes (microseconds), and above what a call too short to be read
 #: leaves to its pause's reading (:data:`apdp.sandbox.process.SHORT_CALL`).
 SUSPECT_CPU = 0.005
-#: The share of a wait a paused agent's processes may use and still count as settled: what its
-#: threads take to stop (microseconds each), far from a running thread's whole wait.
-SETTLED_SHARE = 0.25
 #: Seconds of the first wait while a paused agent is settled (the core is its meanwhile): enough for
-#: its threads to stop; then :data:`SETTLE_WAIT` at a time, while it still uses the core.
+#: its threads to stop; then :data:`SETTLE_WAIT` at a time, while some have not.
 FIRST_SETTLE_WAIT = 0.0002
 SETTLE_WAIT = 0.001
-#: The most CPU seconds of one pause a paused agent is waited for: past it (a fork of a huge
-#: mapping, say), the next call starts all the same, and extends by what it takes.
+#: The most CPU seconds of one pause, and seconds of waiting, a paused agent is waited for: past it
+#: (a fork of a huge mapping, say), the next call starts all the same, and extends by what it takes.
 LONGEST_SETTLE = 10.0
+#: A thread's states (proc(5)) once it has stopped, or is gone.
+_STOPPED_STATES = frozenset("TtZXx")
+
+
+def threads_stopped(group: str | None, pid: int) -> bool:
+    """Whether every thread of an agent's processes is stopped or gone: those of its control group
+    ``group`` (which holds all it started), or else of its process ``pid`` alone. A thread is read
+    in ``/proc``: one still in a call its pause waits for is running (``R``) or in the kernel
+    (``D``), not stopped (``T``)."""
+    try:
+        if group is None:
+            threads = os.listdir(f"/proc/{pid}/task")
+        else:
+            with open(os.path.join(group, "tasks" if is_v1(group) else "cgroup.threads")) as f:
+                threads = f.read().split()
+    except OSError:
+        return True  # gone
+    for tid in threads:
+        try:
+            with open(f"/proc/{tid}/stat", "rb") as f:
+                stat = f.read(512)
+        except OSError:
+            continue
+        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3].decode("ascii", "replace")
+        if state not in _STOPPED_STATES:
+            return False
+    return True
 
 
 def ran_on_message(used: float) -> str:
@@ -96,25 +123,26 @@ class PausedCpu:
         self._paused_at = None
         return self.last
 
-    def settle(self) -> None:
-        """Wait (the core is the paused agent's meanwhile) until its processes use no more of it:
-        at most :data:`SETTLED_SHARE` of a wait, or until they used :data:`LONGEST_SETTLE` in this
-        pause (past :data:`RAN_ON_LIMIT`, their fault, told when it is resumed: waited for all the
-        same, so that what they run on takes nothing from the next call). What they used meanwhile was no call's
-        time: it extends none. The seconds waited for processes that still used the core add to
-        ``settled``."""
+    def settle(self, stopped: Callable[[], bool]) -> None:
+        """Wait (the core is the paused agent's meanwhile) until ``stopped()`` says all its
+        processes' threads stopped (or are gone): a thread in a call its pause waits for is not
+        stopped until that call ends. At most :data:`LONGEST_SETTLE` seconds of its CPU in this pause
+        (past :data:`RAN_ON_LIMIT`, its fault, told when it is resumed: waited for all the same, so
+        that what it runs on takes nothing from the next call), or of waiting. What it used meanwhile
+        was no call's time: it extends none. The seconds waited past a first wait, for threads that
+        had not stopped by then, add to ``settled``."""
         start = time.monotonic()
         now = self.meter.sample()
         since = now if self._paused_at is None else self._paused_at  # killed while it ran: from now
         wait = FIRST_SETTLE_WAIT
         while True:
             time.sleep(wait)
-            before, now = now, self.meter.sample()
-            if now - before <= SETTLED_SHARE * wait or now - since > LONGEST_SETTLE:
+            now = self.meter.sample()
+            if stopped() or now - since > LONGEST_SETTLE or time.monotonic() - start > LONGEST_SETTLE:
                 break
             wait = SETTLE_WAIT
         self._given = max(self._given, now)
-        if wait == SETTLE_WAIT:  # it still ran after its first wait: it was waited for
+        if wait == SETTLE_WAIT:  # its threads had not stopped after the first wait: it was waited for
             self.settled += time.monotonic() - start
 
     def taken(self) -> float:

@@ -40,6 +40,7 @@ from apdp.sandbox.paused import (
     SUSPECT_CPU,
     PausedCpu,
     ran_on_message,
+    threads_stopped,
 )
 from apdp.sandbox.worker import FILE_SIZE_CAP, ProcessLimits
 from apdp.sandbox.zygote_link import Zygote
@@ -246,7 +247,8 @@ class AgentProcess:
             return
         if self._killed or ((self._suspect or always) and self._paused):  # a killed one's teardown too
             self._settled = True
-            self._paused_cpu.settle()
+            pid, group = self._pid, self._cpu_group
+            self._paused_cpu.settle(lambda: pid is None or threads_stopped(group, pid))
 
     def ran_on(self) -> CallFault | None:
         """Read the CPU the agent used while paused, since its latest pause: its fault if that is more

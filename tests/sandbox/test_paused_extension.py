@@ -5,10 +5,22 @@ on meters the test moves by hand: no timing decides these tests (the match-level
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from typing import cast
 
 from apdp.sandbox.cpu import CpuMeter
-from apdp.sandbox.paused import LONGEST_EXTENSION, LONGEST_SETTLE, RAN_ON_LIMIT, SUSPECT_CPU, PausedCpu
+from apdp.sandbox.paused import (
+    LONGEST_EXTENSION,
+    LONGEST_SETTLE,
+    RAN_ON_LIMIT,
+    SUSPECT_CPU,
+    PausedCpu,
+    threads_stopped,
+)
 from apdp.sandbox.process import AgentProcess
 from apdp.scenario import Limits
 
@@ -115,26 +127,30 @@ def test_an_agent_that_left_nothing_running_is_never_waited_for() -> None:
     assert agent.settled == 0.0
 
 
-def test_an_agent_that_left_work_running_is_waited_for_until_it_stops() -> None:
+def scripted(answers: list[bool]) -> Callable[[], bool]:
+    """A ``stopped()`` that answers as given, then True."""
+    return lambda: answers.pop(0) if answers else True
+
+
+def test_an_agent_that_left_work_running_is_waited_for_until_its_threads_stop() -> None:
     meter = ScriptedMeter([])
     agent = paused_on(meter, 2 * SUSPECT_CPU)
-    meter.steps = [0.0, 0.004, 0.003, 0.002, 0.0]  # the pause's reading, three waits of work, then none
-    agent.settle()
-    assert meter.steps == []  # waited until a wait saw no more work
-    assert agent.settled > 0
+    assert agent._paused_cpu is not None
+    meter.steps = [0.0, 0.004, 0.003, 0.002, 0.0]  # the pause's reading, then work while waited for
+    answers = [False, False, False]
+    agent._paused_cpu.settle(scripted(answers))
+    assert answers == [] and agent.settled > 0  # waited until its threads stopped
     playing = AgentProcess(Limits())
     playing.bystanders = [agent]
     assert not playing._extend()  # what it used while it was waited for was no call's time
-    before = meter.readings
-    agent.settle()
-    assert meter.readings == before  # once a pause
 
 
 def test_before_a_plan_every_paused_agent_is_given_the_core_once() -> None:
     meter = ScriptedMeter([])
     agent = paused_on(meter, 0.0)  # never found out
+    agent._pid = 1 << 30  # no such process: its threads are gone
     before = meter.readings
-    agent.settle(always=True)  # quiet: one short wait, and it counts as no wait for it
+    agent.settle(always=True)  # one short wait, and it counts as no wait for it
     assert meter.readings == before + 2
     assert agent.settled == 0.0
     agent.settle(always=True)
@@ -144,16 +160,33 @@ def test_before_a_plan_every_paused_agent_is_given_the_core_once() -> None:
 def test_an_agent_that_runs_on_is_waited_for_past_its_fault_but_not_for_ever() -> None:
     meter = ScriptedMeter([])
     agent = paused_on(meter, 2 * SUSPECT_CPU)
-    meter.steps = [0.0] + [RAN_ON_LIMIT / 2] * 8 + [0.0]  # past its limit, then it stops
-    agent.settle()
+    assert agent._paused_cpu is not None
+    meter.steps = [0.0] + [RAN_ON_LIMIT / 2] * 4
+    agent._paused_cpu.settle(scripted([False] * 4))  # past its limit, then its threads stop
     assert meter.steps == []  # waited for to the end: the next call starts on a quiet core
     fault = agent.ran_on()
     assert fault is not None and fault.ran_on  # and it ran on: its fault, told at its resume
+    agent._paused_cpu.paused()
     meter.steps = [0.0] + [LONGEST_SETTLE / 4] * 8  # it would run on and on
-    agent._paused_cpu.paused()  # type: ignore[union-attr]
-    agent._paused, agent._settled = True, False
-    agent.settle()
-    assert len(meter.steps) == 3  # no longer than LONGEST_SETTLE
+    agent._paused_cpu.settle(lambda: False)
+    assert len(meter.steps) == 3  # no longer than LONGEST_SETTLE of its CPU
+
+
+def test_a_stopped_process_is_told_from_a_sleeping_one() -> None:
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        deadline = time.monotonic() + 10
+        while threads_stopped(None, child.pid) and time.monotonic() < deadline:  # not yet asleep
+            time.sleep(0.01)
+        assert not threads_stopped(None, child.pid)  # asleep is not stopped: a signal would wake it
+        os.kill(child.pid, signal.SIGSTOP)
+        while not threads_stopped(None, child.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert threads_stopped(None, child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert threads_stopped(None, child.pid)  # gone
 
 
 def test_a_meter_in_clock_ticks_needs_more_than_a_tick_to_suspect() -> None:
