@@ -793,27 +793,29 @@ class Attacker(Agent):
         count = int(self.p("children", 6))  # type: ignore[arg-type]
         read_end, write_end = os.pipe()
         children = []
-        for _ in range(count):
+        for index in range(count):
             pid = os.fork()
             if pid == 0:
                 set_name("z" + self.token)
                 area = mmap.mmap(-1, chunk)
                 for offset in range(0, chunk, 4096):
                     area[offset] = 1
-                os.write(write_end, b"x")
+                os.write(write_end, bytes([index]))  # filled: which child, so that held is told exactly
                 time.sleep(1000)
                 os._exit(0)
             children.append(pid)
         os.close(write_end)
-        filled, dead = 0, set()
+        filled: set[int] = set()
+        dead: set[int] = set()
         end = time.monotonic() + 5
-        while filled + len(dead) < count and time.monotonic() < end:
+        while len(filled | dead) < count and time.monotonic() < end:
             import select
 
             if select.select([read_end], [], [], 0.05)[0]:
-                filled += len(os.read(read_end, 64))
-            dead |= {pid for pid in children if pid not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
-        say(f"HELD {min(filled, count - len(dead)) * chunk // MiB}")
+                filled |= set(os.read(read_end, 64))
+            dead |= {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        dead |= {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        say(f"HELD {len(filled - dead) * chunk // MiB}")  # filled and alive at the end: held at once
         for pid in children:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
