@@ -8,7 +8,9 @@ source of at most :data:`MAX_PARSED_BYTES` is parsed; a larger one is read by li
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 from apdp.reading import ReadRefused, read_regular
@@ -29,6 +31,20 @@ def read_source(file: Path) -> str | None:
         return read_regular(file, MAX_READ_BYTES).decode("utf-8", "replace")
     except ReadRefused:
         return None
+
+
+def read_python_source(file: Path) -> str | None:
+    """:func:`read_source`, decoded as Python decodes it (its coding declaration, or UTF-8); "" when
+    Python could not decode it either (then it runs nowhere)."""
+    try:
+        data = read_regular(file, MAX_READ_BYTES)
+    except ReadRefused:
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeError, ValueError):
+        return ""
 
 
 def parsed(source: str) -> ast.Module | None:

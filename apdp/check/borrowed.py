@@ -41,8 +41,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from apdp.agents.program import ProgramError, is_program, read_program
-from apdp.agents.source import MAX_PARSED_BYTES, MAX_READ_BYTES, parsed
-from apdp.reading import ReadRefused, read_regular
+from apdp.agents.source import MAX_PARSED_BYTES, parsed, read_python_source
 
 #: apdp's modules that solve an exercise or score it (and everything under them).
 SOLVERS = ("apdp.exercises", "apdp.baselines", "apdp.check", "apdp.tournament", "apdp.analysis")
@@ -136,8 +135,8 @@ def _read_tree(tree: ast.Module, source: str) -> _Reading:
                 reading.module(alias.name)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             _from_import(reading, node.module, [a.name for a in node.names])
-        elif isinstance(node, ast.Call) and _importer(node.func, aliases):
-            _importer_call(reading, node, _importer(node.func, aliases))
+        elif isinstance(node, ast.Call) and (called := _importer(node.func, aliases)):
+            _importer_call(reading, node, called)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_NAME.fullmatch(node.value):
             reading.modules.append(node.value)
         elif isinstance(node, ast.Attribute):
@@ -378,16 +377,6 @@ def borrowed_solvers(source: str) -> list[str]:
     return found
 
 
-def python_source(data: bytes) -> str | None:
-    """The text of Python source ``data`` as Python decodes it (its coding declaration, or UTF-8);
-    None when Python could not decode it either (then it runs nowhere)."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeError, ValueError):
-        return None
-
-
 def _python_run_by(path: Path) -> tuple[list[Path], list[str]]:
     """An agent program's files and ``-c`` code that its command runs with a Python interpreter."""
     try:
@@ -429,23 +418,12 @@ def _sources(path: Path) -> tuple[list[Path], list[str], list[str]]:
     return files, code, found
 
 
-def _text(file: Path) -> str | None:
-    """A file's Python source as Python decodes it; "" for one Python could not decode; None for one
-    apdp will not read (larger than it reads, not a regular file)."""
-    try:
-        data = read_regular(file, MAX_READ_BYTES)
-    except ReadRefused:
-        return None
-    decoded = python_source(data)
-    return "" if decoded is None else decoded
-
-
 def borrowed_by(path: Path) -> list[str]:
     """:func:`borrowed_solvers` of the agent ``path`` (a file, or every ``.py`` file of a folder agent,
     and what an agent program's command runs with Python), with what its folder holds that apdp
     cannot read; empty for an agent without Python source (a Java agent imports none)."""
     files, code, found = _sources(path)
-    for source in [_text(f) for f in files] + code:
+    for source in [read_python_source(f) for f in files] + code:
         for name in [UNREAD] if source is None else borrowed_solvers(source):
             if name not in found:
                 found.append(name)
