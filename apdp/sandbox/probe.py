@@ -115,25 +115,28 @@ def memory_run(args: dict[str, Any]) -> dict[str, Any]:
     chunk = limit // 2
     read_end, write_end = os.pipe()
     children = []
-    for _ in range(3):
+    for index in range(3):
         pid = os.fork()
         if pid == 0:
             os.close(read_end)
             area = mmap.mmap(-1, chunk)  # MAP_SHARED | MAP_ANONYMOUS
             for offset in range(0, chunk, 4096):
                 area[offset] = 1
-            os.write(write_end, b"x")
+            os.write(write_end, bytes([index]))
             time.sleep(30)
             os._exit(0)
         children.append(pid)
     os.close(write_end)
-    filled, dead = 0, set[int]()
-    deadline = time.monotonic() + 5
-    while filled + len(dead) < len(children) and time.monotonic() < deadline:
-        if select.select([read_end], [], [], 0.05)[0]:
-            filled += len(os.read(read_end, 8))
-        dead |= {pid for pid in children if pid not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
-    held = min(filled, len(children) - len(dead)) * chunk
+    filled, dead = set[int](), set[int]()
+    # A child killed for the group's memory frees it before it is reaped: one that filled in its stead
+    # may say so first. What they held is told once all are told and nothing changed for half a second.
+    quiet_since, deadline = time.monotonic(), time.monotonic() + 8
+    while time.monotonic() < deadline and (len(filled | dead) < len(children) or time.monotonic() - quiet_since < 0.5):
+        told = set(os.read(read_end, 8)) if select.select([read_end], [], [], 0.05)[0] else set()
+        died = {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        if told - filled or died:
+            filled, dead, quiet_since = filled | told, dead | died, time.monotonic()
+    held = len(filled - dead) * chunk
     for pid in children:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)

@@ -644,6 +644,7 @@ def test_memory_counts_every_process_and_kind(world: World, monkeypatch: pytest.
     under a 256 MiB limit: together they never hold more than the limit (a memory cgroup kills some
     of them), or the attacker is killed for it (the referee's watch); nothing is left after."""
     monkeypatch.setitem(LIMITS, "memory_mb", 256)
+    monkeypatch.setattr(sys.modules[__name__], "TIMEOUTS", {**TIMEOUTS, "setup": 10.0})  # it tells within 8 s
     monkeypatch.setattr(sys.modules[__name__], "_baselines", {})
     record, _, problems = play_attack(world, "memory", True)
     assert record is not None, problems

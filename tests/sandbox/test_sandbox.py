@@ -18,6 +18,7 @@ from apdp.referee.match import play_match
 from apdp.referee.record import without_timing
 from apdp.sandbox import cgroup
 from apdp.sandbox import confine as confine_module
+from apdp.sandbox import process as process_module
 from apdp.sandbox.confine import PROC_FILES, PROC_FOLDERS, Confinement, confine
 from apdp.sandbox.protections import check, unprotected, warning
 from tests.matches import fast_scenario
@@ -46,6 +47,14 @@ def test_apdp_sandbox_prints_each_protection() -> None:
     assert "seeing other processes by their pid: a pidfd" in result.output
     assert "running on between its calls in the kernel" in result.output
     assert "running on after its pause, on its opponent's time" in result.output
+
+
+@pytest.mark.skipif(not CPU_GROUPS, reason="only a cgroup counts what a paused agent's children use")
+def test_the_ran_on_check_holds_when_the_work_left_runs_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a slower machine the check's leftover work runs past the limit: seen all the same, as a fault."""
+    monkeypatch.setattr(process_module, "RAN_ON_LIMIT", 0.01)
+    ran_on = next(p for p in check() if p.name == "ran_on")
+    assert ran_on.status == "on" and "past the limit" in ran_on.detail, ran_on
 
 
 def test_apdp_sandbox_names_what_counts_an_agents_cpu() -> None:

@@ -805,16 +805,19 @@ class Attacker(Agent):
                 os._exit(0)
             children.append(pid)
         os.close(write_end)
+        import select
+
         filled: set[int] = set()
         dead: set[int] = set()
-        end = time.monotonic() + 5
-        while len(filled | dead) < count and time.monotonic() < end:
-            import select
-
-            if select.select([read_end], [], [], 0.05)[0]:
-                filled |= set(os.read(read_end, 64))
-            dead |= {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
-        dead |= {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        # A child killed for the group's memory frees it before it is reaped: one that filled in its
+        # stead may say so first. So what they held is told once all are told and nothing has changed
+        # for half a second.
+        quiet_since, end = time.monotonic(), time.monotonic() + 8
+        while time.monotonic() < end and (len(filled | dead) < count or time.monotonic() - quiet_since < 0.5):
+            told = set(os.read(read_end, 64)) if select.select([read_end], [], [], 0.05)[0] else set()
+            died = {i for i, pid in enumerate(children) if i not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+            if told - filled or died:
+                filled, dead, quiet_since = filled | told, dead | died, time.monotonic()
         say(f"HELD {len(filled - dead) * chunk // MiB}")  # filled and alive at the end: held at once
         for pid in children:
             with contextlib.suppress(OSError):
