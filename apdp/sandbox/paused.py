@@ -11,7 +11,7 @@ which counts every process it started) when it pauses it and when it resumes it,
   from then on it is settled before every call of another agent's (:meth:`PausedCpu.settle`), and
   every agent is before another's plan (after its opponent's last call an agent is never resumed, so
   it would never be found out), and a killed one before the next call (its teardown): the referee
-  waits, on nobody's time, until every thread of its processes has stopped (:func:`threads_stopped`:
+  waits, on nobody's time, until every thread of its processes is at rest (:class:`ThreadsAtRest`:
   the calls its pause waits for have ended), and only then starts the call, so what it leaves
   running takes nothing from its opponent's call, nor from what its opponent sees of its time
   (``self.deadline``); the match alone takes longer. Before a bid, an agent that never left work
@@ -61,29 +61,61 @@ LONGEST_SETTLE = 10.0
 _STOPPED_STATES = frozenset("TtZXx")
 
 
-def threads_stopped(group: str | None, pid: int) -> bool:
-    """Whether every thread of an agent's processes is stopped or gone: those of its control group
-    ``group`` (which holds all it started), or else of its process ``pid`` alone. A thread is read
-    in ``/proc``: one still in a call its pause waits for is running (``R``) or in the kernel
-    (``D``), not stopped (``T``)."""
-    try:
-        if group is None:
-            threads = os.listdir(f"/proc/{pid}/task")
-        else:
-            with open(os.path.join(group, "tasks" if is_v1(group) else "cgroup.threads")) as f:
-                threads = f.read().split()
-    except OSError:
-        return True  # gone
-    for tid in threads:
+class ThreadsAtRest:
+    """Whether every thread of an agent's processes is at rest, looked at again at each call: those
+    of its control group ``group`` (which holds all it started), or else of its process ``pid``
+    alone. A thread is read in ``/proc``. It is at rest once it has stopped (``T``) or is gone; or
+    once it waits in the kernel (``D``, ``S``: a vfork's parent waits for its child, which its pause
+    stopped, say) and has used no CPU since the previous look. One still in a call its pause waits
+    for is running (``R``), or waits in the kernel between its steps while it uses the core."""
+
+    def __init__(self, group: str | None, pid: int) -> None:
+        self._group, self._pid = group, pid
+        self._used: dict[str, int] = {}  # what each waiting thread had used at the previous look
+
+    def __call__(self) -> bool:
         try:
-            with open(f"/proc/{tid}/stat", "rb") as f:
-                stat = f.read(512)
+            if self._group is None:
+                threads = os.listdir(f"/proc/{self._pid}/task")
+            else:
+                with open(os.path.join(self._group, "tasks" if is_v1(self._group) else "cgroup.threads")) as f:
+                    threads = f.read().split()
         except OSError:
-            continue
-        state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3].decode("ascii", "replace")
-        if state not in _STOPPED_STATES:
-            return False
-    return True
+            return True  # gone
+        used: dict[str, int] = {}
+        at_rest = True
+        for tid in threads:
+            state, cpu = _thread_state(tid)
+            if state in _STOPPED_STATES:
+                continue
+            if state == "R" or cpu is None:
+                at_rest = False
+                continue
+            used[tid] = cpu
+            at_rest = at_rest and self._used.get(tid) == cpu
+        self._used = used
+        return at_rest
+
+
+def _thread_state(tid: str) -> tuple[str, int | None]:
+    """A thread's state (proc(5); gone: ``X``) and the CPU it has used, in the finest unit at hand:
+    nanoseconds on the core (``schedstat``) or else clock ticks."""
+    try:
+        with open(f"/proc/{tid}/stat", "rb") as f:
+            stat = f.read(1024)
+    except OSError:
+        return "X", None
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    state = fields[0].decode("ascii", "replace") if fields else "X"
+    try:
+        with open(f"/proc/{tid}/schedstat", "rb") as f:
+            return state, int(f.read(64).split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return state, int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    except (ValueError, IndexError):
+        return state, None
 
 
 def ran_on_message(used: float) -> str:
@@ -125,8 +157,8 @@ class PausedCpu:
 
     def settle(self, stopped: Callable[[], bool]) -> None:
         """Wait (the core is the paused agent's meanwhile) until ``stopped()`` says all its
-        processes' threads stopped (or are gone): a thread in a call its pause waits for is not
-        stopped until that call ends. At most :data:`LONGEST_SETTLE` seconds of its CPU in this pause
+        processes' threads are at rest (:class:`ThreadsAtRest`): a thread in a call its pause waits
+        for is not until that call ends. At most :data:`LONGEST_SETTLE` seconds of its CPU in this pause
         (past :data:`RAN_ON_LIMIT`, its fault, told when it is resumed: waited for all the same, so
         that what it runs on takes nothing from the next call), or of waiting. What it used meanwhile
         was no call's time: it extends none. The seconds waited past a first wait, for threads that

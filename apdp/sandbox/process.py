@@ -39,8 +39,8 @@ from apdp.sandbox.paused import (
     RAN_ON_LIMIT,
     SUSPECT_CPU,
     PausedCpu,
+    ThreadsAtRest,
     ran_on_message,
-    threads_stopped,
 )
 from apdp.sandbox.worker import FILE_SIZE_CAP, ProcessLimits
 from apdp.sandbox.zygote_link import Zygote
@@ -247,8 +247,8 @@ class AgentProcess:
             return
         if self._killed or ((self._suspect or always) and self._paused):  # a killed one's teardown too
             self._settled = True
-            pid, group = self._pid, self._cpu_group
-            self._paused_cpu.settle(lambda: pid is None or threads_stopped(group, pid))
+            at_rest = None if self._pid is None else ThreadsAtRest(self._cpu_group, self._pid)
+            self._paused_cpu.settle(lambda: at_rest is None or at_rest())
 
     def ran_on(self) -> CallFault | None:
         """Read the CPU the agent used while paused, since its latest pause: its fault if that is more

@@ -22,7 +22,7 @@ import pytest
 from apdp.check.verify import verify_record
 from apdp.referee.match import play_match
 from apdp.sandbox.cores import core_for_a_match
-from apdp.sandbox.paused import RAN_ON_LIMIT
+from apdp.sandbox.paused import LONGEST_SETTLE, RAN_ON_LIMIT
 from tests.matches import fast_scenario
 from tests.paths import ZOO
 
@@ -96,4 +96,22 @@ def test_an_agent_that_leaves_work_running_is_waited_for_before_its_opponents_ca
     leaver, opponent = record["timing"]["agents"]
     assert leaver.get("settled", 0.0) > 0, leaver
     assert "settled" not in opponent, opponent  # it left nothing running: never waited for
+    assert verify_record(record) == []
+
+
+def test_a_thread_that_waits_in_the_kernel_for_good_does_not_stall_the_match(tmp_path: Path) -> None:
+    """The leaver is found out at its first bid, so it is settled before each of its opponent's calls;
+    a thread of its waits in the kernel for good (a vfork's parent: its pause does not stop it). It
+    uses no CPU, so it is at rest: each settle ends in a moment, not after LONGEST_SETTLE (10 s)."""
+    victim = tmp_path / "victim.py"
+    victim.write_text(VICTIM)
+    scenario = fast_scenario(tasks=4, timeouts={"setup": 60.0, "bid": LIMIT, "plan": LIMIT},
+                             agents={"victim": {"spin": 0.05},
+                                     "kernel_leftover": {"gib": 3, "threads": 4, "bids": 1, "hold": True}})
+    with core_for_a_match():
+        record = play_match(scenario, [LEAVER, str(victim)], seed=1).to_json()
+    assert "holding" in record["output"][0] and "walks at bid 1" in record["output"][0], record["output"][0][-500:]
+    assert record["result"]["faults"] == []
+    leaver = record["timing"]["agents"][0]
+    assert leaver.get("settled", 0.0) < LONGEST_SETTLE / 2, leaver  # a stall is 10 s a settle, several a match
     assert verify_record(record) == []

@@ -19,7 +19,7 @@ from apdp.sandbox.paused import (
     RAN_ON_LIMIT,
     SUSPECT_CPU,
     PausedCpu,
-    threads_stopped,
+    ThreadsAtRest,
 )
 from apdp.sandbox.process import AgentProcess
 from apdp.scenario import Limits
@@ -172,21 +172,46 @@ def test_an_agent_that_runs_on_is_waited_for_past_its_fault_but_not_for_ever() -
     assert len(meter.steps) == 3  # no longer than LONGEST_SETTLE of its CPU
 
 
-def test_a_stopped_process_is_told_from_a_sleeping_one() -> None:
-    child = subprocess.Popen(["sleep", "30"])
+def test_a_process_is_at_rest_once_stopped_or_asleep_without_using_the_core() -> None:
+    """Stopped: at rest at once. Asleep in the kernel (a vfork's parent whose child its pause stopped,
+    say): at rest once it is seen to have used no CPU between two looks. Running: never."""
+    sleeper = subprocess.Popen(["sleep", "30"])
+    spinner = subprocess.Popen(["python3", "-c", "while True: pass"])
     try:
         deadline = time.monotonic() + 10
-        while threads_stopped(None, child.pid) and time.monotonic() < deadline:  # not yet asleep
+        while "S" not in _state(sleeper.pid) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert not threads_stopped(None, child.pid)  # asleep is not stopped: a signal would wake it
-        os.kill(child.pid, signal.SIGSTOP)
-        while not threads_stopped(None, child.pid) and time.monotonic() < deadline:
+        asleep = ThreadsAtRest(None, sleeper.pid)
+        assert not asleep()  # first seen asleep: it may be between the steps of a call
+        assert asleep()  # and used nothing since
+        while _cpu_ticks(spinner.pid) < 5 and time.monotonic() < deadline:  # spinning, past its start
             time.sleep(0.01)
-        assert threads_stopped(None, child.pid)
+        running = ThreadsAtRest(None, spinner.pid)
+        looks = []
+        for _ in range(5):
+            looks.append(running())
+            time.sleep(0.001)
+        assert looks == [False] * 5
+        os.kill(spinner.pid, signal.SIGSTOP)
+        while "T" not in _state(spinner.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert ThreadsAtRest(None, spinner.pid)()  # stopped: at once
     finally:
-        child.kill()
-        child.wait()
-    assert threads_stopped(None, child.pid)  # gone
+        for child in (sleeper, spinner):
+            child.kill()
+            child.wait()
+    assert ThreadsAtRest(None, sleeper.pid)()  # gone
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def _cpu_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def test_a_meter_in_clock_ticks_needs_more_than_a_tick_to_suspect() -> None:

@@ -5,12 +5,19 @@ page (read-only, so no memory: 32 MiB of page tables, four million entries); its
 referee pauses it on its reply; a pause waits for each walk, so they run on, about 2 s of CPU, in
 whatever comes next: its opponent's call.
 
+With ``hold``, its setup also leaves a thread waiting in the kernel for good, which a pause does not
+stop (``D``): the parent of a vfork (glibc's posix_spawn) whose child blocks opening a FIFO before
+its exec.
+
 Parameters: ``gib`` (16: the mapping's size), ``threads`` (16), ``bids`` (1: how many of its first
-bids leave work behind), ``plan`` (false: whether its plan leaves work behind, after its last call).
+bids leave work behind), ``plan`` (false: whether its plan leaves work behind, after its last call),
+``hold`` (false).
 """
 from __future__ import annotations
 
 import ctypes
+import os
+import tempfile
 import threading
 import time
 
@@ -39,6 +46,20 @@ class KernelLeftover(Agent):
         self.bids = 0
         self.walking = 0
         print(f"mapped {self.size >> 30} GiB", flush=True)
+        if self.param("hold", False):
+            threading.Thread(target=self.hold, daemon=True).start()
+
+    def hold(self) -> None:
+        """Wait in the kernel for good: ctypes lets the GIL go, so the agent plays on."""
+        fifo = os.path.join(tempfile.gettempdir(), "held.fifo")
+        os.mkfifo(fifo)
+        actions = ctypes.create_string_buffer(256)  # a posix_spawn_file_actions_t, and room to spare
+        libc.posix_spawn_file_actions_init(actions)
+        libc.posix_spawn_file_actions_addopen(actions, 3, fifo.encode(), os.O_RDONLY, 0)
+        pid = ctypes.c_int()
+        argv = (ctypes.c_char_p * 2)(b"/bin/true", None)
+        print("holding", flush=True)
+        libc.posix_spawn(ctypes.byref(pid), b"/bin/true", actions, None, argv, (ctypes.c_char_p * 1)(None))
 
     def walk(self, go: threading.Event) -> None:
         go.wait()
