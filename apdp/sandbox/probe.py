@@ -351,6 +351,28 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 
 
+def _kernel_workers(libc: ctypes.CDLL) -> tuple[bool, str]:
+    """Files sent over a unix socket (which the kernel's collector tears down, in flight in a cycle)
+    and Linux AIO (whose requests release files in the kernel's workers) are refused."""
+    def send_file() -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            socket.send_fds(ours, [b"x"], [theirs.fileno()])
+        finally:
+            ours.close()
+            theirs.close()
+
+    def aio() -> None:
+        context = ctypes.c_ulong(0)
+        if libc.syscall(206, 1, ctypes.byref(context)) != 0:  # io_setup
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        libc.syscall(207, context)  # io_destroy
+
+    results = {"sendmsg": _refused(send_file), "io_setup": _refused(aio)}
+    allowed = [name for name, (ok, _) in results.items() if not ok]
+    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+
+
 def _own_memory_walk() -> tuple[bool, str]:
     """Its own /proc files that walk its memory page by page in the kernel (which a pause waits for),
     its threads' among them, are unreadable; those runtimes read about themselves are not."""
@@ -393,6 +415,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "kernel_work": _kernel_work(libc),
         "own_memory_walk": _own_memory_walk(),
         "scheduling": _scheduling(referee),
+        "kernel_workers": _kernel_workers(libc),
     }
     start_counting()
     return {"checks": {k: [ok, detail] for k, (ok, detail) in checks.items()}, "daemon": _daemon()}

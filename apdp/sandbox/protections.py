@@ -77,6 +77,8 @@ _TABLE = (
      "Landlock: its own /proc files listed", "Landlock"),
     ("scheduling", "changing the priority, scheduling or limits of another process", "seccomp",
      "system call filter"),
+    ("kernel_workers", "handing work to the kernel's own workers, counted to nobody (files in flight on unix "
+                       "sockets, Linux AIO)", "seccomp", "system call filter"),
     ("ran_on", "running on after its pause, on its opponent's time (work left in the kernel: a fork, mprotect or "
                "madvise over a huge mapping)", "", ""),
 )

@@ -1,7 +1,10 @@
 """A seccomp filter: the system calls an agent process is refused, whatever its privileges.
 
 Refused with EPERM: opening sockets of any kind (a ``socketpair`` of unix sockets stays allowed, for
-pipes between the agent's own processes), tracing or reading other processes (``ptrace``,
+pipes between the agent's own processes, but not ``sendmsg``: files sent in flight in a cycle of
+sockets are torn down by the kernel's collector, a worker of the kernel's that no agent's group
+counts, on the opponent's time; nor Linux AIO, whose requests release files in such workers),
+tracing or reading other processes (``ptrace``,
 ``process_vm_*``, ``pidfd_getfd``, ``kcmp``), a pidfd of any process by its pid (``pidfd_open``: its
 ``PIDFD_GET_INFO`` tells a process's parent, ids and control group, the process tree that /proc hides;
 an agent's own children come with a pidfd from ``clone``'s ``CLONE_PIDFD``, which neither Python nor a
@@ -70,6 +73,8 @@ _X86_64 = {
     "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
     "mincore": 27, "move_pages": 279, "migrate_pages": 256, "mbind": 237, "process_madvise": 440,
     "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
+    "sendmsg": 46, "sendmmsg": 307, "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
+    "io_cancel": 210, "io_pgetevents": 333,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a pause (SIGSTOP) waits for such a call to end, and one call
@@ -108,6 +113,11 @@ REFUSED = (
     # tells when another agent's process opens its file, its name and what it imports; and inotify
     # instances are counted per user, so taking them all denies every process of the referee's user
     "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
+    # handing work to the kernel's own workers, which no agent's group counts: files sent over a unix
+    # socket (an ancillary message: sendmsg), put in flight in a cycle of sockets, are torn down by
+    # the kernel's collector (an epoll of half a million watches, a second of CPU on its opponent's
+    # time); a file whose last holder is a Linux AIO request is torn down by a worker too
+    "sendmsg", "sendmmsg", "io_setup", "io_destroy", "io_getevents", "io_submit", "io_cancel", "io_pgetevents",
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
