@@ -119,6 +119,8 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     from apdp.files import check_writable
     from apdp.referee.exercise_round import agents_kinds, play_exercise
     from apdp.referee.record import write_record
+    from apdp.sandbox.exposure import check_private
+    from apdp.secret import secret_file_path
 
     overrides = overrides or {}
     kind = None if exercise is None else checked_exercise(exercise, "--exercise")
@@ -134,6 +136,8 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
     for out in (record, replay):
         if out is not None:
             check_writable(out)  # before the round, not after it
+    check_private([s.path for s in sources], [(record, "--record"), (replay, "--replay"),
+                                              (secret_file_path() if secret is None else None, "your secret file")])
     kind = kind or configuration.exercise
     kinds = agents_kinds(sources, kind)  # type: ignore[arg-type]
     kind = kind or next((k for k in kinds if k is not None), None)

@@ -164,16 +164,18 @@ def match(
     spec = load_scenario(scenario_file, {"topology": topology, "seed": seed} | overrides)
 
     from apdp.agents.discovery import find_agent, registry_params
-    from apdp.agents.files import check_outside_agents
+    from apdp.sandbox.exposure import check_private
+    from apdp.secret import secret_file_path
 
     with searched_first("APDP_AGENTS", agents_dir):  # an unknown agent or network: before anything is printed
         sources = [find_agent(n) for n in names]
         registry = registry_params()
     spec.load_topology()
-    for path, flag in ((record, "--record"), (replay, "--replay")):
+    for path in (record, replay):
         if path is not None:
             check_writable(path)  # before the match, not after it
-            check_outside_agents(path, [s.path for s in sources], flag)
+    check_private([s.path for s in sources], [(record, "--record"), (replay, "--replay"),
+                                              (secret_file_path() if secret_hex is None else None, "your secret file")])
     secret = None if secret_hex is None else parse_secret(secret_hex)
     drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
     if drawn:

@@ -184,9 +184,9 @@ def tournament(
             scenario_file=str(scenario_file) if scenario_file is not None else None,
             overrides=overrides,
         )
-    from apdp.agents.files import check_outside_agents
+    from apdp.sandbox.exposure import check_private
 
-    check_outside_agents(folder, config.agent_paths, "--out")  # before a word of the run is printed
+    check_private(config.agent_paths, [(folder, "--out")])  # before a word of the run is printed
     if not quiet:
         if not agents:
             typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from apdp.agents.files import check_outside_agents
 from apdp.codegen.parent import Parent, read_parent
 from apdp.errors import UserError
 from apdp.files import write_atomically
 from apdp.lookup import searched_first
+from apdp.sandbox.exposure import check_private
 from apdp.study.funnel import funnel_csv, funnel_html, funnel_rows, funnel_text
 from apdp.study.generate import Generations, agent_dir, jobs_of, outcomes
 from apdp.study.journal import JOURNAL, CallBudgetSpent, Journal
@@ -209,7 +209,7 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
             overrides={"tasks": manifest.tasks, **{f"timeouts.{k}": v for k, v in manifest.timeouts.given().items()}},
         )
         result.agents = list(config.agents)
-        check_outside_agents(out / RESULTS, config.agent_paths, "the study's results")
+        check_private(config.agent_paths, [(out / RESULTS, "the study's results")])
         say(f"tournaments: {len(config.topologies)} network(s) x {len(manifest.seeds)} seed(s), "
             f"{len(config.agents)} agents: {', '.join(config.agents)}")
         summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True, ray=ray)

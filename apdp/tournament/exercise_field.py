@@ -40,6 +40,7 @@ from apdp.exercises.scores import discriminating_instances, score_centralized, s
 from apdp.exercises.scores.instances import variant
 from apdp.files import open_to_append
 from apdp.reading import ReadRefused, read_regular
+from apdp.sandbox.exposure import check_private
 from apdp.secret import user_secret
 from apdp.tournament.exercise_table import MOST_FIGURE, figure
 
@@ -217,6 +218,7 @@ def run_field(spec: FieldSpec, agents: Sequence[str], folder: Path,
     spec = dataclasses.replace(spec, networks=tuple(network_name(n) for n in spec.networks))
     sources = list({s.path: s for s in (find_exercise_agent(a) for a in agents)}.values())  # each file once
     check_names_apart(sources)
+    check_private([s.path for s in sources], [(folder, "--out")])
     registry = registry_params()
     folder.mkdir(parents=True, exist_ok=True)
     secret = user_secret(folder / SECRET)

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apdp.agents.discovery import registry_params
-from apdp.agents.files import check_outside_agents
 from apdp.agents.identity import agent_identity
 from apdp.referee.record_format import MatchRecord
+from apdp.sandbox.exposure import check_private
 from apdp.tournament.config import TournamentConfig
 from apdp.tournament.events import Broadcast, TournamentEvents
 from apdp.tournament.executor import PlayFunction, Workers
@@ -102,7 +102,7 @@ def _run(
     ray: RaySession | None,
     grow: bool = False,
 ) -> RunSummary:
-    check_outside_agents(out, config.agent_paths, "--out")  # an agent may read its own folder
+    check_private(config.agent_paths, [(out, "--out")])  # out of every agent's reach
     store = ResultsStore.create_or_resume(out, config.to_json(), secret, grow=grow)
     secret = store.secret()
     assert secret is not None  # create_or_resume stores one

@@ -240,3 +240,37 @@ def test_bytecode_beside_an_agent_s_source_never_runs_in_its_place(tmp_path: Pat
     assert record["result"]["faults"] == [], record["result"]["faults"]
     assert all(a["bids"][0] != 123456.0 for a in record["auctions"])
     assert "HIDDEN" not in "".join(record.get("output") or [])
+
+
+def test_nothing_an_agent_must_not_read_lies_in_a_folder_every_agent_may_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A course folder that is Python's prefix (a virtual environment made there, say), or under /opt:
+    every agent may read it whole. Agents there, results, a record or an exercise field's results
+    there: refused in one line, before anything is played or written."""
+    from typer.testing import CliRunner
+
+    from apdp.cli import app
+    from apdp.errors import UserError
+
+    course = tmp_path / "course"
+    (course / "agents").mkdir(parents=True)
+    (course / "agents" / "mine.py").write_text(VICTIM)
+    monkeypatch.setattr(sys, "prefix", str(course))  # every agent may read the interpreter's prefix
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "theirs.py").write_text(VICTIM.replace("class Victim", "class Theirs"))
+    runs = {
+        "the folder of agent 'mine'": ["tournament", "--agents", "mine,naive", "--agents-dir", str(course / "agents"),
+                                       "--tasks", "1", "--out", str(tmp_path / "results")],
+        "--out": ["tournament", "--agents", "theirs,naive", "--tasks", "1", "--out", str(course / "results")],
+        "--record": ["match", "--agents", "theirs,naive", "--tasks", "1", "--record", str(course / "r.json")],
+        "--out ": ["tournament", "--exercise", "deliberative", "--agents", "deliberative", "--seed", "1",
+                   "--out", str(course / "field")],
+    }
+    for what, args in runs.items():
+        result = CliRunner().invoke(app, args)
+        assert isinstance(result.exception, UserError), (what, result.output, result.exception)
+        line = str(result.exception)
+        assert line.count("\n") == 0 and what.strip() in line and f"lies in {course}" in line, (what, line)
+    assert sorted(p.name for p in course.iterdir()) == ["agents"]  # nothing written there
+    assert not (tmp_path / "results").exists()

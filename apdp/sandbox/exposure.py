@@ -1,0 +1,46 @@
+"""What no agent may read must lie where none can: checked before a run starts.
+
+Every agent may read the folders of :func:`apdp.sandbox.confine.readable_paths` (Python's, apdp's
+and the system's: ``/usr``, ``/opt``, the interpreter's prefix, a virtual environment whole). An
+agents' folder there shows every agent the others and their parameters; a results folder there, the
+tournament's secret (and so every task before it is auctioned); a record, a match's tasks. So a run
+refuses, in one line, before any agent starts: such a folder or file, and a results folder or record
+inside an agent's own folder (which its agent may read).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from apdp.agents.files import check_outside_agents, is_inside
+from apdp.bundled import PACKAGE_DIR
+from apdp.errors import UserError
+from apdp.sandbox.confine import readable_paths
+
+
+def readable_folder(path: str | Path) -> str | None:
+    """The folder every agent may read that holds ``path`` (resolved), or None."""
+    real = os.path.realpath(path)
+    return next((root for root in readable_paths() if is_inside(real, root)), None)
+
+
+def check_private(agents: Sequence[str | Path], written: Sequence[tuple[str | Path | None, str]] = ()) -> None:
+    """UserError unless the files agents must not read are out of their reach: the folder of each of
+    ``agents`` (the other agents beside it, their parameters), apdp's own aside (public), and each of
+    ``written`` ((path or None, what names it: ``--out``, ``--record``)) lie in no folder every agent
+    may read, and each of ``written`` in no agent's folder."""
+    places = [(path, what) for path, what in written if path is not None]
+    for path, what in places:
+        check_outside_agents(path, agents, what)
+    package = os.path.realpath(PACKAGE_DIR)
+    folders = {os.path.realpath(a if os.path.isdir(a) else os.path.dirname(os.path.abspath(a))): a for a in agents}
+    mine = [(folder, f"the folder of agent {Path(agent).stem!r}") for folder, agent in folders.items()
+            if not is_inside(folder, package)]
+    for path, what in [*mine, *places]:
+        root = readable_folder(path)
+        if root is not None:
+            raise UserError(f"{what} ({path}) lies in {root}, which every agent may read (the sandbox lets agents "
+                            "read Python's, apdp's and the system's folders): move it elsewhere, under your home "
+                            "folder say")
