@@ -137,7 +137,8 @@ def play_exercise_match(exercise: str | None, scenario: Path | None, names: Sequ
         if out is not None:
             check_writable(out)  # before the round, not after it
     check_private([s.path for s in sources], [(record, "--record"), (replay, "--replay"),
-                                              (secret_file_path() if secret is None else None, "your secret file")])
+                                              (secret_file_path() if secret is None else None, "your secret file")],
+                  [(path, "--scenario")])
     kind = kind or configuration.exercise
     kinds = agents_kinds(sources, kind)  # type: ignore[arg-type]
     kind = kind or next((k for k in kinds if k is not None), None)

@@ -175,7 +175,8 @@ def match(
         if path is not None:
             check_writable(path)  # before the match, not after it
     check_private([s.path for s in sources], [(record, "--record"), (replay, "--replay"),
-                                              (secret_file_path() if secret_hex is None else None, "your secret file")])
+                                              (secret_file_path() if secret_hex is None else None, "your secret file")],
+                  [(scenario_file, "--scenario")])
     secret = None if secret_hex is None else parse_secret(secret_hex)
     drawn = "seed" not in spec.model_fields_set  # neither --seed nor the scenario file chose one
     if drawn:

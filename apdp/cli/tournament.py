@@ -186,7 +186,7 @@ def tournament(
         )
     from apdp.sandbox.exposure import check_private
 
-    check_private(config.agent_paths, [(folder, "--out")])  # before a word of the run is printed
+    check_private(config.agent_paths, [(folder, "--out")], [(scenario_file, "--scenario")])  # before a word is printed
     if not quiet:
         if not agents:
             typer.echo(every_agent_found(config.agents, config.agent_paths), err=True)

@@ -3,9 +3,10 @@
 Every agent may read the folders of :func:`apdp.sandbox.confine.readable_paths` (Python's, apdp's
 and the system's: ``/usr``, ``/opt``, the interpreter's prefix, a virtual environment whole). An
 agents' folder there shows every agent the others and their parameters; a results folder there, the
-tournament's secret (and so every task before it is auctioned); a record, a match's tasks. So a run
-refuses, in one line, before any agent starts: such a folder or file, and a results folder or record
-inside an agent's own folder (which its agent may read).
+tournament's secret (and so every task before it is auctioned); a record, a match's tasks; a
+scenario, every agent's parameters. So a run refuses, in one line, before any agent starts: such a
+folder or file, and a results folder, record or scenario inside an agent's own folder (which its
+agent may read).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from apdp.agents.files import check_outside_agents, is_inside
-from apdp.bundled import PACKAGE_DIR
+from apdp.bundled import BUNDLED_SCENARIOS, PACKAGE_DIR
 from apdp.errors import UserError
 from apdp.sandbox.confine import readable_paths
 
@@ -26,19 +27,28 @@ def readable_folder(path: str | Path) -> str | None:
     return next((root for root in readable_paths() if is_inside(real, root)), None)
 
 
-def check_private(agents: Sequence[str | Path], written: Sequence[tuple[str | Path | None, str]] = ()) -> None:
+def check_private(agents: Sequence[str | Path], written: Sequence[tuple[str | Path | None, str]] = (),
+                  read: Sequence[tuple[str | Path | None, str]] = ()) -> None:
     """UserError unless the files agents must not read are out of their reach: the folder of each of
-    ``agents`` (the other agents beside it, their parameters), apdp's own aside (public), and each of
-    ``written`` ((path or None, what names it: ``--out``, ``--record``)) lie in no folder every agent
-    may read, and each of ``written`` in no agent's folder."""
+    ``agents`` (the other agents beside it, their parameters), apdp's own aside (public), each of
+    ``written`` ((path or None, what names it: ``--out``, ``--record``)) and each of ``read`` (files
+    the run reads that hold what agents must not see: a scenario, with every agent's parameters; the
+    bundled ones aside) lie in no folder every agent may read, nor in an agent's folder."""
+    package, bundled = os.path.realpath(PACKAGE_DIR), os.path.realpath(BUNDLED_SCENARIOS)
     places = [(path, what) for path, what in written if path is not None]
     for path, what in places:
         check_outside_agents(path, agents, what)
-    package = os.path.realpath(PACKAGE_DIR)
     folders = {os.path.realpath(a if os.path.isdir(a) else os.path.dirname(os.path.abspath(a))): a for a in agents}
+    kept = [(path, what) for path, what in read
+            if path is not None and not any(is_inside(os.path.realpath(path), p) for p in (package, bundled))]
+    for path, what in kept:
+        holder = next((a for folder, a in folders.items() if is_inside(os.path.realpath(path), folder)), None)
+        if holder is not None:
+            raise UserError(f"{what} ({path}) lies in the folder of agent {Path(holder).stem!r}, which that agent may "
+                            "read: move it elsewhere")
     mine = [(folder, f"the folder of agent {Path(agent).stem!r}") for folder, agent in folders.items()
             if not is_inside(folder, package)]
-    for path, what in [*mine, *places]:
+    for path, what in [*mine, *places, *kept]:
         root = readable_folder(path)
         if root is not None:
             raise UserError(f"{what} ({path}) lies in {root}, which every agent may read (the sandbox lets agents "

@@ -209,7 +209,7 @@ def _play(manifest: Manifest, out: Path, field_: list[str], scenario: str | None
             overrides={"tasks": manifest.tasks, **{f"timeouts.{k}": v for k, v in manifest.timeouts.given().items()}},
         )
         result.agents = list(config.agents)
-        check_private(config.agent_paths, [(out / RESULTS, "the study's results")])
+        check_private(config.agent_paths, [(out / RESULTS, "the study's results")], [(scenario, "its scenario")])
         say(f"tournaments: {len(config.topologies)} network(s) x {len(manifest.seeds)} seed(s), "
             f"{len(config.agents)} agents: {', '.join(config.agents)}")
         summary = run_tournament(config, out / RESULTS, jobs=jobs, progress=progress, grow=True, ray=ray)

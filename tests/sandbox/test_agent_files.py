@@ -266,7 +266,11 @@ def test_nothing_an_agent_must_not_read_lies_in_a_folder_every_agent_may_read(
         "--record": ["match", "--agents", "theirs,naive", "--tasks", "1", "--record", str(course / "r.json")],
         "--out ": ["tournament", "--exercise", "deliberative", "--agents", "deliberative", "--seed", "1",
                    "--out", str(course / "field")],
+        "--scenario": ["match", "--agents", "theirs,naive", "--scenario", str(course / "agents" / "s.toml")],
+        "--scenario ": ["tournament", "--agents", "theirs,naive", "--scenario", str(course / "agents" / "s.toml"),
+                        "--out", str(tmp_path / "results")],
     }
+    (course / "agents" / "s.toml").write_text("tasks = 1\n\n[agents.naive]\nmargin = 1.5\n")  # the agents' parameters
     for what, args in runs.items():
         result = CliRunner().invoke(app, args)
         assert isinstance(result.exception, UserError), (what, result.output, result.exception)
@@ -274,3 +278,6 @@ def test_nothing_an_agent_must_not_read_lies_in_a_folder_every_agent_may_read(
         assert line.count("\n") == 0 and what.strip() in line and f"lies in {course}" in line, (what, line)
     assert sorted(p.name for p in course.iterdir()) == ["agents"]  # nothing written there
     assert not (tmp_path / "results").exists()
+    (tmp_path / "agents" / "s.toml").write_text("tasks = 1\n")  # in an agent's folder: that agent may read it
+    result = CliRunner().invoke(app, ["match", "--agents", "theirs,naive", "--scenario", "agents/s.toml"])
+    assert "lies in the folder of agent 'theirs'" in str(result.exception), result.output
