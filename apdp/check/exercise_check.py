@@ -139,10 +139,13 @@ def check_exercise_agent(agent: str | Path, config: CheckConfig | None = None, *
     """Check an agent of ``exercise``: one round of the course's configuration, alone, every fault
     reported (``on_match`` is the auction check's hook, unused: one round, no matches)."""
     from apdp.referee.exercise_round import play_exercise  # the referee, imported where used
+    from apdp.sandbox.exposure import check_private
+    from apdp.secret import secret_file_path
 
     config = config or CheckConfig()
     kind = checked_exercise(exercise)
     source = find_agent(str(agent))
+    check_private([source.path], [(secret_file_path(), "your secret file")])
     network = COURSE_NETWORK[kind]
     configuration = with_timeouts(read_exercise(exercise_scenario(kind)), check_timeouts(config))
     configuration = dataclasses.replace(configuration, tasks=min(config.tasks, configuration.tasks))

@@ -51,6 +51,11 @@ def check_agent(
             label = f"vs {opponent.name} on {topology} as company {seat}"
             games.append((label, topology, opponent, seat))
     from apdp.referee.match import play_match  # the referee; imported late to keep this module light
+    from apdp.sandbox.exposure import check_private
+    from apdp.secret import secret_file_path
+
+    check_private([source.path, *(o.path for o in opponents)], [(secret_file_path(), "your secret file")],
+                  [(config.scenario, "the check's scenario")])
 
     for label, topology, other, seat in games:
         scenario = config.scenario_for(topology)

@@ -373,6 +373,45 @@ def _kernel_workers(libc: ctypes.CDLL) -> tuple[bool, str]:
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 
 
+def _readable_files() -> tuple[bool, str]:
+    """A lease on a module file it may read, a dnotify watch on its folder, and setting the file's
+    own inode flags again are refused."""
+    import fcntl
+    import json
+
+    module = json.__file__
+
+    def lease() -> None:
+        fd = os.open(module, os.O_RDONLY)
+        try:
+            fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)  # F_SETLEASE
+            fcntl.fcntl(fd, 1024, fcntl.F_UNLCK)
+        finally:
+            os.close(fd)
+
+    def watch() -> None:
+        fd = os.open(os.path.dirname(module), os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.fcntl(fd, 1026, 0x1)  # F_NOTIFY, DN_ACCESS
+        finally:
+            os.close(fd)
+
+    def flag() -> None:
+        fd = os.open(module, os.O_RDONLY)
+        try:
+            try:
+                flags = fcntl.ioctl(fd, 0x80086601, b"\0" * 8)  # FS_IOC_GETFLAGS
+            except OSError as exc:  # a file system without flags has none to set
+                raise PermissionError(errno.EPERM, f"no inode flags here ({exc.strerror})") from None
+            fcntl.ioctl(fd, 0x40086602, flags)  # FS_IOC_SETFLAGS, the same flags
+        finally:
+            os.close(fd)
+
+    results = {"F_SETLEASE": _refused(lease), "F_NOTIFY": _refused(watch), "FS_IOC_SETFLAGS": _refused(flag)}
+    allowed = [name for name, (ok, _) in results.items() if not ok]
+    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+
+
 def _own_memory_walk() -> tuple[bool, str]:
     """Its own /proc files that walk its memory page by page in the kernel (which a pause waits for),
     its threads' among them, are unreadable; those runtimes read about themselves are not."""
@@ -416,6 +455,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "own_memory_walk": _own_memory_walk(),
         "scheduling": _scheduling(referee),
         "kernel_workers": _kernel_workers(libc),
+        "readable_files": _readable_files(),
     }
     start_counting()
     return {"checks": {k: [ok, detail] for k, (ok, detail) in checks.items()}, "daemon": _daemon()}

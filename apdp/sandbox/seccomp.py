@@ -73,7 +73,8 @@ _X86_64 = {
     "mmap": 9, "madvise": 28, "mlock": 149, "mlock2": 325, "mlockall": 151, "remap_file_pages": 216,
     "mincore": 27, "move_pages": 279, "migrate_pages": 256, "mbind": 237, "process_madvise": 440,
     "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
-    "sendmsg": 46, "sendmmsg": 307, "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
+    "sendmsg": 46, "sendmmsg": 307, "fcntl": 72, "ioctl": 16,
+    "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
     "io_cancel": 210, "io_pgetevents": 333,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
@@ -118,6 +119,18 @@ REFUSED = (
     # the kernel's collector (an epoll of half a million watches, a second of CPU on its opponent's
     # time); a file whose last holder is a Linux AIO request is torn down by a worker too
     "sendmsg", "sendmmsg", "io_setup", "io_destroy", "io_getevents", "io_submit", "io_cancel", "io_pgetevents",
+)
+
+#: Commands of a call refused (EPERM), by the call and the argument that names the command. A file an
+#: agent may only read is still its own where the referee is root (its user namespace maps root to
+#: root), and these act on any file it can open, for good or on other processes' opening of it:
+#: a lease (F_SETLEASE: every process that opens the file waits 45 s for the holder, each of Python's
+#: modules), a watch (F_NOTIFY, dnotify: a signal each time any process reads in a folder: what its
+#: opponent imports), and an inode's flags (FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION, in
+#: their 32-bit forms too: synchronous writes, no access times, on the system's files, after the match).
+REFUSED_COMMANDS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
+    ("fcntl", 1, (1024, 1026)),  # F_SETLEASE, F_NOTIFY
+    ("ioctl", 1, (0x40086602, 0x40046602, 0x401C5820, 0x40087602, 0x40047602)),
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
@@ -202,6 +215,8 @@ def program(unix_sockets: bool = True) -> bytes:
     ]
     for name, target, kind in SELF_ONLY:
         ops += _self_only(nr[name], target, kind, eperm)
+    for name, index, commands in REFUSED_COMMANDS:
+        ops += _refused_commands(nr[name], index, commands, eperm)
     # One comparison per refused call, each jumping to the shared EPERM at the end: the kernel
     # compiles the filter for every agent process, so its length is start-up time.
     for i, name in enumerate(REFUSED):
@@ -209,6 +224,15 @@ def program(unix_sockets: bool = True) -> bytes:
     ops.append(_op(_RET_K, _ALLOW))
     ops.append(_op(_RET_K, eperm))
     return b"".join(ops)
+
+
+def _refused_commands(number: int, index: int, commands: tuple[int, ...], refuse: int) -> list[bytes]:
+    """A block that refuses call ``number`` when its argument ``index`` (its low 32 bits: a command)
+    is one of ``commands``, and allows it else. A call of another number jumps past the block."""
+    body = [_op(_LD_W_ABS, _arg(index))]
+    body += [_op(_JEQ_K, command, len(commands) - k, 0) for k, command in enumerate(commands)]
+    body += [_op(_RET_K, _ALLOW), _op(_RET_K, refuse)]
+    return [_op(_JEQ_K, number, 0, len(body)), *body]
 
 
 _TO_REFUSAL = -1  # a jump target resolved to the block's refusal
