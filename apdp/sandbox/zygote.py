@@ -53,8 +53,9 @@ def _returncode(status: int) -> int:
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
 
 
-def _run_child(closing: list[socket.socket], fd: int, limits: object) -> None:
-    """In the forked child: become the agent's worker; never return to the zygote's loop."""
+def _run_child(closing: list[socket.socket], fd: int) -> None:
+    """In the forked child: read its limits, the first message on ``fd``, and become the agent's
+    worker; never return to the zygote's loop."""
     code = 1
     try:
         for sock in closing:  # the zygote's own sockets are none of the agent's business
@@ -62,8 +63,10 @@ def _run_child(closing: list[socket.socket], fd: int, limits: object) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         from apdp.sandbox.worker import ProcessLimits, worker_main
 
+        conn = Connection(fd)
+        limits = pickle.loads(conn.recv_bytes())
         assert isinstance(limits, ProcessLimits)
-        worker_main(Connection(fd), limits)
+        worker_main(conn, limits)
         code = 0
     except SystemExit as exc:  # the agent called sys.exit
         code = exc.code if isinstance(exc.code, int) else 1
@@ -197,19 +200,19 @@ def _serve(control: socket.socket, zygote_requests: socket.socket | None) -> Non
             msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
             if not msg:
                 return
-            limits = pickle.loads(msg)
+            processes, memory_bytes, private_dir = pickle.loads(msg)  # the agent's own limits: its process's
             group = None
-            if limits.confinement is not None:
-                group = pool.take(limits.confinement.processes, limits.memory_bytes)
+            if processes is not None:  # confined
+                group = pool.take(processes, memory_bytes)
             cgroup.assigned = group  # read by the child
             pid = os.fork()
             if pid == 0:
-                _run_child([control] if zygote_requests is None else [control, zygote_requests], fds[0], limits)
+                _run_child([control] if zygote_requests is None else [control, zygote_requests], fds[0])
             for fd in fds:
                 os.close(fd)
             children.add(pid)
-            if limits.private_dir is not None:
-                private[pid] = limits.private_dir
+            if private_dir is not None:
+                private[pid] = private_dir
             if group is not None:
                 groups[pid] = group
             control.send(pickle.dumps(("spawned", pid, None if group is None else group.memory,

@@ -146,15 +146,22 @@ class Zygote:
         none, and the referee watches its memory itself) and the group that counts its CPU (None:
         none)."""
         ours, theirs = socket.socketpair()
+        conn = Connection(ours.detach())
+        # The agent's own limits (its file, its log) go to its process alone, read after the fork: the
+        # zygote, from which every later agent is forked, is told only what it needs (no agent's name
+        # lies in its memory for the next one to read).
+        conn.send_bytes(pickle.dumps(limits))
+        share = (None if limits.confinement is None else limits.confinement.processes, limits.memory_bytes,
+                 limits.private_dir)
         with self._lock:
-            socket.send_fds(self._control, [pickle.dumps(limits)], [theirs.fileno()])
+            socket.send_fds(self._control, [pickle.dumps(share)], [theirs.fileno()])
             theirs.close()
             while True:
                 msg = self._read(30.0)
                 if msg is None:
                     raise OSError("the zygote did not answer")
                 if msg[0] == "spawned":
-                    return int(msg[1]), Connection(ours.detach()), msg[2], msg[3]
+                    return int(msg[1]), conn, msg[2], msg[3]
 
     def exit_code(self, pid: int, timeout: float) -> int | None:
         """The exit code of an agent process (negative: killed by that signal), if it ended in time."""

@@ -284,3 +284,41 @@ def test_nothing_an_agent_must_not_read_lies_in_a_folder_every_agent_may_read(
     (tmp_path / "agents" / "s.toml").write_text("tasks = 1\n")  # in an agent's folder: that agent may read it
     result = CliRunner().invoke(app, ["match", "--agents", "theirs,naive", "--scenario", "agents/s.toml"])
     assert "lies in the folder of agent 'theirs'" in str(result.exception), result.output
+
+
+#: Reads its own memory (what it inherited from the zygote it was forked from) for an agent file's name.
+HEAP_READER = '''
+import ctypes, re
+
+from apdp.baselines.naive import Naive
+
+NAME = re.compile(b"vic" + b"tim_[0-9a-f]{12}")
+
+
+class Reader(Naive):
+    def setup(self, topology, distribution, company):
+        super().setup(topology, distribution, company)
+        seen = set()
+        with open("/proc/self/maps") as f:
+            for line in f.read().splitlines():
+                parts = line.split()
+                if "r" not in parts[1] or (len(parts) > 5 and not parts[5].startswith("[heap")):
+                    continue
+                low, high = (int(x, 16) for x in parts[0].split("-"))
+                if high - low <= 256 << 20:
+                    seen |= set(NAME.findall(ctypes.string_at(low, high - low)))
+        print("seen", sorted(seen), flush=True)
+'''
+
+
+def test_an_agent_finds_no_other_agents_name_in_the_memory_it_inherited(tmp_path: Path) -> None:
+    """Each agent process is forked from the zygote: the zygote never holds an agent's own limits (its
+    file, its log), which its process reads after the fork, so the agent forked after its opponent
+    finds its opponent's file named nowhere in its memory."""
+    victim = tmp_path / f"victim_{os.urandom(6).hex()}.py"
+    victim.write_text(Path(TEMPLATE).read_text())
+    reader = tmp_path / "reader.py"
+    reader.write_text(HEAP_READER)
+    record = play_match(fast_scenario(tasks=1), [str(victim), str(reader)], seed=1).to_json()
+    assert record["result"]["faults"] == [], record["result"]["faults"]
+    assert "seen []" in record["output"][1], record["output"][1]
