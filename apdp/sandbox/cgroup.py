@@ -133,6 +133,13 @@ def cpu_counted_by(group: str) -> str:
     return CPU_V1 if is_v1(group) else CPU_V2
 
 
+#: The most memory (bytes) a group may still be charged for, once its agent's processes are gone, and
+#: be handed to another agent: the pages of files it read first and the kernel's objects it made (the
+#: lookups of names, say) stay charged to it, and an agent given a full group would pay to reclaim
+#: them, in its own calls (a second of a bid, for a group filled with lookups of missing names).
+REUSED_CHARGES_MOST = 16 << 20
+
+
 class Pool:
     """The zygote's groups: free ones are reused; all are removed by :meth:`close`."""
 
@@ -216,13 +223,27 @@ class Pool:
             self._limit(group, "memory.memsw.limit_in_bytes", limit)
 
     def give_back(self, group: AgentGroup) -> None:
-        """Return the groups of an agent process that ended (and whose leftovers were killed)."""
+        """Return the groups of an agent process that ended (and whose leftovers were killed). Groups
+        still charged for more than :data:`REUSED_CHARGES_MOST` of memory are removed instead."""
         for path in (group.pids, group.memory, group.cpu):
             if path is not None and not _empty(path):
                 for key in [k for k in self._limits if k.startswith(path + "/")]:
                     del self._limits[key]  # something escaped the sweep: never share it again
                 return
+        charged = None if group.memory is None else _charged(group.memory)
+        if group.memory is not None and (charged is None or charged > REUSED_CHARGES_MOST):
+            self._remove(group)
+            return
         self._free.append(group)
+
+    def _remove(self, group: AgentGroup) -> None:
+        """Remove empty groups (what the kernel still charges them for goes to their parent)."""
+        for path in {p for p in (group.pids, group.memory, group.cpu) if p is not None}:
+            with contextlib.suppress(OSError):
+                os.rmdir(path)
+                self._made.remove(path)
+            for key in [k for k in self._limits if k.startswith(path + "/")]:
+                del self._limits[key]
 
     def close(self) -> None:
         """Remove every group this pool made (those still holding a process stay)."""
@@ -232,6 +253,15 @@ class Pool:
         self._free.clear()
         self._made.clear()
         self._limits.clear()
+
+
+def _charged(group: str) -> int | None:
+    """The memory (bytes) a memory group is charged for, or None if unreadable."""
+    try:
+        with open(os.path.join(group, "memory.usage_in_bytes" if is_v1(group) else "memory.current")) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def _empty(group: str) -> bool:

@@ -373,6 +373,24 @@ def _kernel_workers(libc: ctypes.CDLL) -> tuple[bool, str]:
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 
 
+def _uncounted_memory(libc: ctypes.CDLL) -> tuple[bool, str]:
+    """Memory that no figure of a process shows, which only a memory group counts, is refused: a
+    memfd, and System V shared memory, semaphore sets and message queues (each removed if made)."""
+    private, create = 0, 0o1000 | 0o600  # IPC_PRIVATE, IPC_CREAT and its mode
+    made: dict[str, tuple[int, Callable[[int], object]]] = {
+        "memfd_create": (libc.syscall(319, b"probe", 0), os.close),
+        "shmget": (libc.syscall(29, private, 4096, create), lambda i: libc.syscall(31, i, 0, None)),
+        "semget": (libc.syscall(64, private, 1, create), lambda i: libc.syscall(66, i, 0, 0)),
+        "msgget": (libc.syscall(68, private, create), lambda i: libc.syscall(71, i, 0, None)),
+    }
+    allowed = []
+    for name, (result, remove) in made.items():
+        if result >= 0:
+            allowed.append(name)
+            remove(result)  # IPC_RMID
+    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+
+
 def _readable_files() -> tuple[bool, str]:
     """A lease on a module file it may read, a dnotify watch on its folder, and setting the file's
     own inode flags again are refused."""
@@ -456,6 +474,7 @@ def run(args: dict[str, Any]) -> dict[str, Any]:
         "scheduling": _scheduling(referee),
         "kernel_workers": _kernel_workers(libc),
         "readable_files": _readable_files(),
+        "uncounted_memory": _uncounted_memory(libc),
     }
     start_counting()
     return {"checks": {k: [ok, detail] for k, (ok, detail) in checks.items()}, "daemon": _daemon()}

@@ -13,7 +13,8 @@ JVM needs), new namespaces and mounts, kernel keyrings, BPF,
 the administrator's calls, changing a file's mode, owner, times or extended attributes (which
 Landlock does not cover; the referee makes an agent program's build output executable itself),
 leaving the agent's process group (``setsid``, ``setpgid``) and changing CPU affinity, memory that
-no limit counts without a memory cgroup (``memfd_create``, System V shared memory), and work in the
+no limit counts without a memory cgroup (``memfd_create``, System V shared memory, semaphores and
+message queues), and work in the
 kernel over a whole range of memory (``mmap`` with ``MAP_POPULATE`` or ``MAP_LOCKED``, ``madvise``'s
 ``MADV_POPULATE_*``, ``mlock*``, ``mincore`` and ``move_pages``, which walk a range or a list page by
 page, and the other calls that move pages between memory nodes): a pause (SIGSTOP) waits for such a call,
@@ -76,6 +77,8 @@ _X86_64 = {
     "sendmsg": 46, "sendmmsg": 307, "fcntl": 72, "ioctl": 16,
     "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
     "io_cancel": 210, "io_pgetevents": 333,
+    "semget": 64, "semop": 65, "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70,
+    "msgctl": 71,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a pause (SIGSTOP) waits for such a call to end, and one call
@@ -103,6 +106,9 @@ REFUSED = (
     "setpgid", "setsid", "sched_setaffinity",
     # memory outside every process's own (counted by a memory cgroup, by no rlimit or watch)
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl",
+    # and System V's semaphore sets and message queues: kernel memory (2 MiB a set) that no process's
+    # figures show, and that only a memory group counts
+    "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl",
     # work in the kernel that pausing the agent between its calls would wait for (see _POPULATING_FLAGS);
     # mincore reports on every page of a range, and move_pages on every page of a list, without looking
     # for signals: over a reserved 32 TiB (PROT_NONE, no memory), or a list of 160 million untouched
