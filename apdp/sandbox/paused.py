@@ -57,6 +57,9 @@ SETTLE_WAIT = 0.001
 #: The most CPU seconds of one pause, and seconds of waiting, a paused agent is waited for: past it
 #: (a fork of a huge mapping, say), the next call starts all the same, and extends by what it takes.
 LONGEST_SETTLE = 10.0
+#: Seconds a thread that waits in the kernel must be seen to use no CPU to be at rest: one that reads
+#: a file page by page from a disk waits in between (D) for a millisecond or so, and works on.
+REST_SPAN = 0.01
 #: A thread's states (proc(5)) once it has stopped, or is gone.
 _STOPPED_STATES = frozenset("TtZXx")
 
@@ -66,12 +69,12 @@ class ThreadsAtRest:
     of its control group ``group`` (which holds all it started), or else of its process ``pid``
     alone. A thread is read in ``/proc``. It is at rest once it has stopped (``T``) or is gone; or
     once it waits in the kernel (``D``, ``S``: a vfork's parent waits for its child, which its pause
-    stopped, say) and has used no CPU since the previous look. One still in a call its pause waits
-    for is running (``R``), or waits in the kernel between its steps while it uses the core."""
+    stopped, say) and has been seen to use no CPU for :data:`REST_SPAN`. One still in a call its pause
+    waits for is running (``R``), or waits in the kernel between its steps while it uses the core."""
 
     def __init__(self, group: str | None, pid: int) -> None:
         self._group, self._pid = group, pid
-        self._used: dict[str, int] = {}  # what each waiting thread had used at the previous look
+        self._used: dict[str, tuple[int, float]] = {}  # each waiting thread: its CPU, and since when
 
     def __call__(self) -> bool:
         try:
@@ -82,8 +85,8 @@ class ThreadsAtRest:
                     threads = f.read().split()
         except OSError:
             return True  # gone
-        used: dict[str, int] = {}
-        at_rest = True
+        used: dict[str, tuple[int, float]] = {}
+        at_rest, now = True, time.monotonic()
         for tid in threads:
             state, cpu = _thread_state(tid)
             if state in _STOPPED_STATES:
@@ -91,8 +94,9 @@ class ThreadsAtRest:
             if state == "R" or cpu is None:
                 at_rest = False
                 continue
-            used[tid] = cpu
-            at_rest = at_rest and self._used.get(tid) == cpu
+            before = self._used.get(tid)
+            used[tid] = before if before is not None and before[0] == cpu else (cpu, now)
+            at_rest = at_rest and now - used[tid][1] >= REST_SPAN
         self._used = used
         return at_rest
 
