@@ -382,6 +382,7 @@ def _uncounted_memory(libc: ctypes.CDLL) -> tuple[bool, str]:
         "shmget": (libc.syscall(29, private, 4096, create), lambda i: libc.syscall(31, i, 0, None)),
         "semget": (libc.syscall(64, private, 1, create), lambda i: libc.syscall(66, i, 0, 0)),
         "msgget": (libc.syscall(68, private, create), lambda i: libc.syscall(71, i, 0, None)),
+        "landlock_create_ruleset": (libc.syscall(444, None, 0, 1), lambda _: None),  # its ABI version: no ruleset
     }
     allowed = []
     for name, (result, remove) in made.items():
@@ -425,7 +426,22 @@ def _readable_files() -> tuple[bool, str]:
         finally:
             os.close(fd)
 
-    results = {"F_SETLEASE": _refused(lease), "F_NOTIFY": _refused(watch), "FS_IOC_SETFLAGS": _refused(flag)}
+    def drop() -> None:
+        fd = os.open(module, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+    def nowait() -> None:
+        fd = os.open(module, os.O_RDONLY)
+        try:
+            os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT)  # preadv2
+        finally:
+            os.close(fd)
+
+    results = {"F_SETLEASE": _refused(lease), "F_NOTIFY": _refused(watch), "FS_IOC_SETFLAGS": _refused(flag),
+               "POSIX_FADV_DONTNEED": _refused(drop), "RWF_NOWAIT": _refused(nowait)}
     allowed = [name for name, (ok, _) in results.items() if not ok]
     return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
 

@@ -80,9 +80,10 @@ _TABLE = (
     ("kernel_workers", "handing work to the kernel's own workers, counted to nobody (files in flight on unix "
                        "sockets, Linux AIO)", "seccomp", "system call filter"),
     ("uncounted_memory", "memory no process's figures show (memfd, System V shared memory, semaphores, message "
-                         "queues)", "seccomp", "system call filter"),
-    ("readable_files", "leasing, watching or flagging files it may only read (F_SETLEASE: others' opening waits; "
-                       "F_NOTIFY: what others read; FS_IOC_SETFLAGS)", "seccomp", "system call filter"),
+                         "queues, Landlock rulesets)", "seccomp", "system call filter"),
+    ("readable_files", "leasing, watching, flagging or uncaching files it may only read, or asking what others "
+                       "read (F_SETLEASE, F_NOTIFY, FS_IOC_SETFLAGS, FADV_DONTNEED, cachestat, RWF_NOWAIT)", "seccomp",
+     "system call filter"),
     ("ran_on", "running on after its pause, on its opponent's time (work left in the kernel: a fork, mprotect or "
                "madvise over a huge mapping)", "", ""),
 )

@@ -78,7 +78,8 @@ _X86_64 = {
     "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
     "io_cancel": 210, "io_pgetevents": 333,
     "semget": 64, "semop": 65, "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70,
-    "msgctl": 71,
+    "msgctl": 71, "cachestat": 451, "preadv2": 327, "pwritev2": 328, "fadvise64": 221,
+    "landlock_create_ruleset": 444, "landlock_add_rule": 445, "landlock_restrict_self": 446,
 }
 #: mmap flags that fill a mapping in the kernel (MAP_POPULATE, MAP_LOCKED), and madvise's advice that
 #: does (MADV_POPULATE_READ, MADV_POPULATE_WRITE): a pause (SIGSTOP) waits for such a call to end, and one call
@@ -109,6 +110,9 @@ REFUSED = (
     # and System V's semaphore sets and message queues: kernel memory (2 MiB a set) that no process's
     # figures show, and that only a memory group counts
     "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl",
+    # and Landlock's own rulesets (a node of kernel memory per rule): the referee confined the agent
+    # before this filter; it has no use for them
+    "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
     # work in the kernel that pausing the agent between its calls would wait for (see _POPULATING_FLAGS);
     # mincore reports on every page of a range, and move_pages on every page of a list, without looking
     # for signals: over a reserved 32 TiB (PROT_NONE, no memory), or a list of 160 million untouched
@@ -120,6 +124,11 @@ REFUSED = (
     # tells when another agent's process opens its file, its name and what it imports; and inotify
     # instances are counted per user, so taking them all denies every process of the referee's user
     "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
+    # nor which files the page cache holds (what another process read since): cachestat, and a read
+    # that fails rather than wait for the disk (preadv2's RWF_NOWAIT; pwritev2 with it), and so no
+    # dropping of a file's pages either (fadvise's DONTNEED, below), which would also slow every other
+    # process that reads it
+    "cachestat", "preadv2", "pwritev2",
     # handing work to the kernel's own workers, which no agent's group counts: files sent over a unix
     # socket (an ancillary message: sendmsg), put in flight in a cycle of sockets, are torn down by
     # the kernel's collector (an epoll of half a million watches, a second of CPU on its opponent's
@@ -133,10 +142,13 @@ REFUSED = (
 #: a lease (F_SETLEASE: every process that opens the file waits 45 s for the holder, each of Python's
 #: modules), a watch (F_NOTIFY, dnotify: a signal each time any process reads in a folder: what its
 #: opponent imports), and an inode's flags (FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION, in
-#: their 32-bit forms too: synchronous writes, no access times, on the system's files, after the match).
+#: their 32-bit forms too: synchronous writes, no access times, on the system's files, after the match);
+#: and dropping its pages from the page cache (fadvise's POSIX_FADV_DONTNEED: to see who reads it next).
 REFUSED_COMMANDS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("fcntl", 1, (1024, 1026)),  # F_SETLEASE, F_NOTIFY
-    ("ioctl", 1, (0x40086602, 0x40046602, 0x401C5820, 0x40087602, 0x40047602)),
+    ("ioctl", 1, (0x40086602, 0x40046602, 0x401C5820, 0x40087602, 0x40047602,
+                  0x40086604, 0x40046604)),  # and ext4's own EXT4_IOC_SETVERSION
+    ("fadvise64", 3, (4,)),  # POSIX_FADV_DONTNEED
 )
 
 #: Calls allowed on the calling process only: (name, the argument that names the target process,
