@@ -227,8 +227,7 @@ class Pool:
         still charged for more than :data:`REUSED_CHARGES_MOST` of memory are removed instead."""
         for path in (group.pids, group.memory, group.cpu):
             if path is not None and not _empty(path):
-                for key in [k for k in self._limits if k.startswith(path + "/")]:
-                    del self._limits[key]  # something escaped the sweep: never share it again
+                self._forget(path)  # something escaped the sweep: never share it again
                 return
         charged = None if group.memory is None else _charged(group.memory)
         if group.memory is not None and (charged is None or charged > REUSED_CHARGES_MOST):
@@ -242,8 +241,12 @@ class Pool:
             with contextlib.suppress(OSError):
                 os.rmdir(path)
                 self._made.remove(path)
-            for key in [k for k in self._limits if k.startswith(path + "/")]:
-                del self._limits[key]
+            self._forget(path)
+
+    def _forget(self, group: str) -> None:
+        """Forget the limits written to ``group``: it is never handed out again."""
+        for key in [k for k in self._limits if k.startswith(group + "/")]:
+            del self._limits[key]
 
     def close(self) -> None:
         """Remove every group this pool made (those still holding a process stay)."""

@@ -21,10 +21,10 @@ from apdp.errors import UserError
 from apdp.sandbox.confine import readable_paths
 
 
-def readable_folder(path: str | Path) -> str | None:
-    """The folder every agent may read that holds ``path`` (resolved), or None."""
+def _holder(path: str | Path, folders: Sequence[str]) -> str | None:
+    """The folder of ``folders`` that holds ``path`` (resolved), or None."""
     real = os.path.realpath(path)
-    return next((root for root in readable_paths() if is_inside(real, root)), None)
+    return next((folder for folder in folders if is_inside(real, folder)), None)
 
 
 def check_private(agents: Sequence[str | Path], written: Sequence[tuple[str | Path | None, str]] = (),
@@ -39,17 +39,17 @@ def check_private(agents: Sequence[str | Path], written: Sequence[tuple[str | Pa
     for path, what in places:
         check_outside_agents(path, agents, what)
     folders = {os.path.realpath(a if os.path.isdir(a) else os.path.dirname(os.path.abspath(a))): a for a in agents}
-    kept = [(path, what) for path, what in read
-            if path is not None and not any(is_inside(os.path.realpath(path), p) for p in (package, bundled))]
+    kept = [(path, what) for path, what in read if path is not None and _holder(path, (package, bundled)) is None]
     for path, what in kept:
-        holder = next((a for folder, a in folders.items() if is_inside(os.path.realpath(path), folder)), None)
+        holder = _holder(path, list(folders))
         if holder is not None:
-            raise UserError(f"{what} ({path}) lies in the folder of agent {Path(holder).stem!r}, which that agent may "
-                            "read: move it elsewhere")
+            raise UserError(f"{what} ({path}) lies in the folder of agent {Path(folders[holder]).stem!r}, which that "
+                            "agent may read: move it elsewhere")
     mine = [(folder, f"the folder of agent {Path(agent).stem!r}") for folder, agent in folders.items()
             if not is_inside(folder, package)]
+    readable = readable_paths()
     for path, what in [*mine, *places, *kept]:
-        root = readable_folder(path)
+        root = _holder(path, readable)
         if root is not None:
             raise UserError(f"{what} ({path}) lies in {root}, which every agent may read (the sandbox lets agents "
                             "read Python's, apdp's and the system's folders): move it elsewhere, under your home "

@@ -159,8 +159,8 @@ class PausedCpu:
         self._paused_at = None
         return self.last
 
-    def settle(self, stopped: Callable[[], bool]) -> None:
-        """Wait (the core is the paused agent's meanwhile) until ``stopped()`` says all its
+    def settle(self, at_rest: Callable[[], bool]) -> None:
+        """Wait (the core is the paused agent's meanwhile) until ``at_rest()`` says all its
         processes' threads are at rest (:class:`ThreadsAtRest`): a thread in a call its pause waits
         for is not until that call ends. At most :data:`LONGEST_SETTLE` seconds of its CPU in this pause
         (past :data:`RAN_ON_LIMIT`, its fault, told when it is resumed: waited for all the same, so
@@ -174,7 +174,7 @@ class PausedCpu:
         while True:
             time.sleep(wait)
             now = self.meter.sample()
-            if stopped() or now - since > LONGEST_SETTLE or time.monotonic() - start > LONGEST_SETTLE:
+            if at_rest() or now - since > LONGEST_SETTLE or time.monotonic() - start > LONGEST_SETTLE:
                 break
             wait = SETTLE_WAIT
         self._given = max(self._given, now)

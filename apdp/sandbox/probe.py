@@ -32,6 +32,23 @@ def _refused(attempt: Callable[[], object]) -> tuple[bool, str]:
     return False, "allowed"
 
 
+def _all_refused(attempts: dict[str, Callable[[], object]]) -> tuple[bool, str]:
+    """Whether every attempt, by name, is refused (:func:`_refused`), and those that were not."""
+    allowed = [name for name, attempt in attempts.items() if not _refused(attempt)[0]]
+    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+
+
+def _on_file(path: str, action: Callable[[int], object], flags: int = os.O_RDONLY) -> Callable[[], None]:
+    """An attempt: ``action`` on a descriptor of ``path`` opened with ``flags``, closed after."""
+    def attempt() -> None:
+        fd = os.open(path, flags)
+        try:
+            action(fd)
+        finally:
+            os.close(fd)
+    return attempt
+
+
 def _environment(referee_variables: list[str]) -> tuple[bool, str]:
     with open("/proc/self/environ", "rb") as f:
         initial = {item.split(b"=", 1)[0].decode() for item in f.read().split(b"\0") if item}
@@ -102,8 +119,7 @@ def _process_handles(referee: int) -> tuple[bool, str]:
         "getpgid": lambda: os.getpgid(referee),
         "getsid": lambda: os.getsid(referee),
     }
-    allowed = [name for name, attempt in attempts.items() if not _refused(attempt)[0]]
-    return not allowed, "refused" if not allowed else f"allowed: {', '.join(allowed)}"
+    return _all_refused(attempts)
 
 
 def memory_run(args: dict[str, Any]) -> dict[str, Any]:
@@ -344,11 +360,8 @@ def _kernel_work(libc: ctypes.CDLL) -> tuple[bool, str]:
         if libc.syscall(279, 0, 1, pages, None, status, 0) != 0:  # move_pages(self, 1 page, query only)
             raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
 
-    results = {name: _refused(attempt) for name, attempt in (
-        ("MAP_POPULATE", populate), ("MADV_POPULATE_READ", advise), ("mlock", lock), ("mincore", walk),
-        ("move_pages", move))}
-    allowed = [name for name, (ok, _) in results.items() if not ok]
-    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+    return _all_refused({"MAP_POPULATE": populate, "MADV_POPULATE_READ": advise, "mlock": lock, "mincore": walk,
+                         "move_pages": move})
 
 
 def _kernel_workers(libc: ctypes.CDLL) -> tuple[bool, str]:
@@ -368,9 +381,7 @@ def _kernel_workers(libc: ctypes.CDLL) -> tuple[bool, str]:
             raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
         libc.syscall(207, context)  # io_destroy
 
-    results = {"sendmsg": _refused(send_file), "io_setup": _refused(aio)}
-    allowed = [name for name, (ok, _) in results.items() if not ok]
-    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+    return _all_refused({"sendmsg": send_file, "io_setup": aio})
 
 
 def _uncounted_memory(libc: ctypes.CDLL) -> tuple[bool, str]:
@@ -400,50 +411,25 @@ def _readable_files() -> tuple[bool, str]:
 
     module = json.__file__
 
-    def lease() -> None:
-        fd = os.open(module, os.O_RDONLY)
-        try:
-            fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)  # F_SETLEASE
-            fcntl.fcntl(fd, 1024, fcntl.F_UNLCK)
-        finally:
-            os.close(fd)
+    def lease(fd: int) -> None:
+        fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)  # F_SETLEASE
+        fcntl.fcntl(fd, 1024, fcntl.F_UNLCK)
 
-    def watch() -> None:
-        fd = os.open(os.path.dirname(module), os.O_RDONLY | os.O_DIRECTORY)
+    def flag(fd: int) -> None:
         try:
-            fcntl.fcntl(fd, 1026, 0x1)  # F_NOTIFY, DN_ACCESS
-        finally:
-            os.close(fd)
+            flags = fcntl.ioctl(fd, 0x80086601, b"\0" * 8)  # FS_IOC_GETFLAGS
+        except OSError as exc:  # a file system without flags has none to set
+            raise PermissionError(errno.EPERM, f"no inode flags here ({exc.strerror})") from None
+        fcntl.ioctl(fd, 0x40086602, flags)  # FS_IOC_SETFLAGS, the same flags
 
-    def flag() -> None:
-        fd = os.open(module, os.O_RDONLY)
-        try:
-            try:
-                flags = fcntl.ioctl(fd, 0x80086601, b"\0" * 8)  # FS_IOC_GETFLAGS
-            except OSError as exc:  # a file system without flags has none to set
-                raise PermissionError(errno.EPERM, f"no inode flags here ({exc.strerror})") from None
-            fcntl.ioctl(fd, 0x40086602, flags)  # FS_IOC_SETFLAGS, the same flags
-        finally:
-            os.close(fd)
-
-    def drop() -> None:
-        fd = os.open(module, os.O_RDONLY)
-        try:
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        finally:
-            os.close(fd)
-
-    def nowait() -> None:
-        fd = os.open(module, os.O_RDONLY)
-        try:
-            os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT)  # preadv2
-        finally:
-            os.close(fd)
-
-    results = {"F_SETLEASE": _refused(lease), "F_NOTIFY": _refused(watch), "FS_IOC_SETFLAGS": _refused(flag),
-               "POSIX_FADV_DONTNEED": _refused(drop), "RWF_NOWAIT": _refused(nowait)}
-    allowed = [name for name, (ok, _) in results.items() if not ok]
-    return not allowed, f"allowed: {', '.join(allowed)}" if allowed else "refused"
+    return _all_refused({
+        "F_SETLEASE": _on_file(module, lease),
+        "F_NOTIFY": _on_file(os.path.dirname(module), lambda fd: fcntl.fcntl(fd, 1026, 0x1),  # DN_ACCESS
+                             os.O_RDONLY | os.O_DIRECTORY),
+        "FS_IOC_SETFLAGS": _on_file(module, flag),
+        "POSIX_FADV_DONTNEED": _on_file(module, lambda fd: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)),
+        "RWF_NOWAIT": _on_file(module, lambda fd: os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT)),  # preadv2
+    })
 
 
 def _own_memory_walk() -> tuple[bool, str]:

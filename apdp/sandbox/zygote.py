@@ -200,7 +200,7 @@ def _serve(control: socket.socket, zygote_requests: socket.socket | None) -> Non
             msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
             if not msg:
                 return
-            processes, memory_bytes, private_dir = pickle.loads(msg)  # the agent's own limits: its process's
+            processes, memory_bytes, private_dir = pickle.loads(msg)  # its own limits go to the agent alone
             group = None
             if processes is not None:  # confined
                 group = pool.take(processes, memory_bytes)

@@ -298,6 +298,7 @@ NAME = re.compile(b"vic" + b"tim_[0-9a-f]{12}")
 class Reader(Naive):
     def setup(self, topology, distribution, company):
         super().setup(topology, distribution, company)
+        self.own = b"vic" + b"tim_" + b"c0ffee" * 2  # a name of its own memory: the reading works
         seen = set()
         with open("/proc/self/maps") as f:
             for line in f.read().splitlines():
@@ -321,4 +322,4 @@ def test_an_agent_finds_no_other_agents_name_in_the_memory_it_inherited(tmp_path
     reader.write_text(HEAP_READER)
     record = play_match(fast_scenario(tasks=1), [str(victim), str(reader)], seed=1).to_json()
     assert record["result"]["faults"] == [], record["result"]["faults"]
-    assert "seen []" in record["output"][1], record["output"][1]
+    assert "seen [b'victim_c0ffeec0ffee']" in record["output"][1], record["output"][1]
